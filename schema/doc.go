@@ -1,0 +1,3 @@
+// Package schema defines robotstat's Parquet tables and writes them
+// atomically.
+package schema
