@@ -1,0 +1,254 @@
+package parse
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// Parser tokenizes robots.txt bodies into events. A Parser may be reused for
+// any number of bodies (its scratch space is kept, so a warmed-up Parser does
+// not allocate) but is not safe for concurrent use: give each goroutine its
+// own.
+type Parser struct {
+	opts    Options
+	entry   Entry
+	line    LineInfo
+	info    FileInfo
+	sum     Summary
+	keyBuf  []byte
+	seenUA  bool
+	lastKey Key
+}
+
+// NewParser returns a Parser with the given options (see Options.Validate).
+func NewParser(opts Options) *Parser {
+	return &Parser{opts: opts, keyBuf: make([]byte, 0, 64)}
+}
+
+// Options returns the options the Parser was made with.
+func (p *Parser) Options() Options { return p.opts }
+
+// Parse tokenizes body and reports every line to h. It never fails: content
+// that is not robots.txt (HTML, binary, prose) is reported as LineInvalid or
+// LineControl lines. Only the first Options.Limit bytes are parsed; a line
+// the limit cuts in two is reported as LineTruncated and not parsed
+// (Deviation_limit_cut_line in doc.go).
+func (p *Parser) Parse(body []byte, h Handler) {
+	limit := p.opts.limit()
+	longLine := p.opts.longLine()
+	p.sum = Summary{}
+	p.seenUA = false
+	p.info = FileInfo{Size: len(body), Parsed: len(body)}
+	data := body
+	cutLine := false
+	if len(body) > limit {
+		data = body[:limit]
+		p.info.Parsed = limit
+		p.info.OverLimit = true
+		// The line is whole if the limit falls just before its terminator.
+		if c := body[limit]; c != '\n' && c != '\r' {
+			cutLine = true
+		}
+	}
+	start := 0
+	// Google_bom: skip a UTF-8 BOM, or the prefix of one Google also skips.
+	bom := [3]byte{0xEF, 0xBB, 0xBF}
+	for start < len(data) && start < 3 && data[start] == bom[start] {
+		start++
+	}
+	p.info.BOM = start > 0
+	h.Start(&p.info)
+
+	num := 0
+	for start < len(data) {
+		// Find the end of the line: "\n", "\r\n" or a lone "\r" (RFC 9309
+		// §2.2 EOL = %x0D / %x0A / %x0D.0A).
+		rest := data[start:]
+		end := bytes.IndexAny(rest, "\r\n")
+		term := 0
+		if end < 0 {
+			end = len(rest)
+		} else if rest[end] == '\n' {
+			term = 1
+			p.sum.LF++
+		} else if end+1 < len(rest) && rest[end+1] == '\n' {
+			term = 2
+			p.sum.CRLF++
+		} else if end+1 == len(rest) && p.info.OverLimit && len(body) > limit && body[limit] == '\n' {
+			// "\r" right at the limit followed by "\n" beyond it.
+			term = 1
+			p.sum.CRLF++
+		} else {
+			term = 1
+			p.sum.CR++
+		}
+		num++
+		line := rest[:end]
+		last := start+end+term >= len(data)
+		if last && cutLine && term == 0 {
+			p.line = LineInfo{Num: num, Offset: start, Len: end, Flags: LineTruncated}
+			p.sum.Lines++
+			h.Line(&p.line)
+			break
+		}
+		p.parseLine(line, num, start, longLine, h)
+		start += end + term
+	}
+	h.End(&p.sum)
+}
+
+// controlClass marks bytes that make a line LineControl: C0 controls except
+// tab, and DEL.
+var controlClass = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = c != '\t'
+	}
+	t[0x7F] = true
+	return t
+}()
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func (p *Parser) parseLine(line []byte, num, offset, longLine int, h Handler) {
+	var flags LineFlags
+	if len(line) > longLine {
+		flags |= LineTooLong
+	}
+	high := false
+	for _, c := range line {
+		if c >= 0x80 {
+			high = true
+		} else if controlClass[c] {
+			flags |= LineControl
+		}
+	}
+	if high && !utf8.Valid(line) {
+		flags |= LineInvalidUTF8
+	}
+	content := line
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		flags |= LineComment
+		content = line[:i]
+	}
+	content = trimSpace(content)
+	if len(content) == 0 {
+		if flags&LineComment == 0 {
+			flags |= LineBlank
+		}
+		p.finishLine(num, offset, len(line), flags, h)
+		return
+	}
+
+	var rawKey, value []byte
+	if i := bytes.IndexByte(content, ':'); i >= 0 {
+		rawKey = trimSpace(content[:i])
+		value = trimSpace(content[i+1:])
+	} else {
+		// Google_missing_colon: "Disallow /x" is read as "Disallow: /x" when
+		// the line is exactly two words and the first is a key we know.
+		i := bytes.IndexAny(content, " \t")
+		if i > 0 {
+			rawKey = content[:i]
+			value = trimSpace(content[i+1:])
+			if bytes.IndexAny(value, " \t") >= 0 {
+				rawKey = nil
+			} else {
+				flags |= LineMissingColon
+			}
+		}
+	}
+	if !validKey(rawKey) {
+		flags &^= LineMissingColon
+		flags |= LineInvalid
+		p.finishLine(num, offset, len(line), flags, h)
+		return
+	}
+	name, folded := normaliseKey(p.keyBuf[:0], rawKey)
+	p.keyBuf = name
+	key, typo := classifyKey(name, folded)
+	if flags&LineMissingColon != 0 && key == KeyOther {
+		if _, ok := extensions[string(name)]; !ok {
+			// Two words that are not a known record: prose, not a directive.
+			flags &^= LineMissingColon
+			flags |= LineInvalid
+			p.finishLine(num, offset, len(line), flags, h)
+			return
+		}
+	}
+	if typo {
+		flags |= LineTypo
+		name = append(name[:0], keyNames[key]...)
+		p.keyBuf = name
+	}
+	flags |= LineDirective
+	switch key {
+	case KeyUserAgent:
+		p.seenUA = true
+	case KeyAllow, KeyDisallow:
+		if !p.seenUA {
+			flags |= LineBeforeGroup
+		}
+		if len(value) > 0 && value[0] != '/' && value[0] != '*' {
+			flags |= LineBadPattern
+		}
+	}
+	e := &p.entry
+	*e = Entry{Key: key, Name: name, RawKey: rawKey, Value: value, Line: num, Offset: offset, Flags: flags}
+	switch key {
+	case KeyUserAgent:
+		h.UserAgent(e)
+	case KeyAllow:
+		h.Allow(e)
+	case KeyDisallow:
+		h.Disallow(e)
+	case KeySitemap:
+		h.Sitemap(e)
+	default:
+		h.Other(e)
+	}
+	p.finishLine(num, offset, len(line), flags, h)
+}
+
+func (p *Parser) finishLine(num, offset, n int, flags LineFlags, h Handler) {
+	s := &p.sum
+	s.Lines++
+	if flags&LineBlank != 0 {
+		s.Blank++
+	}
+	if flags&LineComment != 0 {
+		s.Comment++
+	}
+	if flags&LineDirective != 0 {
+		s.Directive++
+	}
+	if flags&LineInvalid != 0 {
+		s.Invalid++
+	}
+	if flags&LineTypo != 0 {
+		s.Typo++
+	}
+	if flags&LineMissingColon != 0 {
+		s.NoColon++
+	}
+	if flags&LineTooLong != 0 {
+		s.TooLong++
+	}
+	if flags&LineInvalidUTF8 != 0 {
+		s.BadUTF8++
+	}
+	if flags&LineControl != 0 {
+		s.Control++
+	}
+	p.line = LineInfo{Num: num, Offset: offset, Len: n, Flags: flags}
+	h.Line(&p.line)
+}
