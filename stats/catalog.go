@@ -1,0 +1,308 @@
+package stats
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/robotstat/robotstat/parse"
+)
+
+// Bot categories (the bots and agents tables' category column).
+const (
+	CategoryAITraining    = "ai-training"     // crawls to train models
+	CategoryAISearch      = "ai-search"       // crawls to build an AI search index
+	CategoryAIUserFetch   = "ai-user-fetch"   // fetches a page because a user asked an assistant
+	CategoryAIOptoutToken = "ai-optout-token" // a token that crawls nothing and only carries an opt-out
+	CategoryAIData        = "ai-data"         // collects data that is sold or published for AI use
+	CategorySearch        = "search"          // a classic search engine crawler (baseline)
+	CategorySEO           = "seo"             // an SEO or backlink crawler (baseline)
+	CategoryOther         = "other"
+)
+
+var categories = map[string]bool{
+	CategoryAITraining: true, CategoryAISearch: true, CategoryAIUserFetch: true,
+	CategoryAIOptoutToken: true, CategoryAIData: true, CategorySearch: true,
+	CategorySEO: true, CategoryOther: true,
+}
+
+// Bot is one catalog entry.
+type Bot struct {
+	// Token is the bot's product token as its operator spells it ("GPTBot").
+	// It is looked up in a robots.txt the way parse.Robots.Lookup reads an
+	// agent: case-insensitively, by its leading run of letters, "-" and "_".
+	Token    string `json:"token"`
+	Operator string `json:"operator"`
+	Category string `json:"category"`
+}
+
+// Catalog is the list of bots the bots table reports on, in a fixed order.
+// A Catalog is immutable once built and safe for concurrent use; the slice
+// Bots returns must not be modified.
+type Catalog struct {
+	version string
+	bots    []Bot
+	// byToken maps the lower-cased product token to the index in bots.
+	byToken map[string]int
+}
+
+// catalogFile is the JSON form of a catalog (the embedded catalog.json, and
+// one of the forms --bots accepts).
+type catalogFile struct {
+	Format  string `json:"format"`
+	Version string `json:"version"`
+	About   string `json:"about,omitempty"`
+	Bots    []Bot  `json:"bots"`
+}
+
+const catalogFormat = "robotstat-bot-catalog"
+
+//go:embed catalog.json
+var catalogJSON []byte
+
+var defaultCatalog = func() *Catalog {
+	c, err := ReadCatalog(strings.NewReader(string(catalogJSON)))
+	if err != nil {
+		panic("stats: embedded catalog.json: " + err.Error())
+	}
+	return c
+}()
+
+// DefaultCatalog returns the embedded catalog (catalog.json).
+func DefaultCatalog() *Catalog { return defaultCatalog }
+
+// Version returns the catalog's version string ("2026.11.1"; "custom" for a
+// CSV catalog, "<base>+custom" for an extended one).
+func (c *Catalog) Version() string { return c.version }
+
+// Bots returns the entries in catalog order. Do not modify the slice.
+func (c *Catalog) Bots() []Bot { return c.bots }
+
+// Len returns the number of bots.
+func (c *Catalog) Len() int { return len(c.bots) }
+
+// Lookup returns the entry whose product token is tok (case-insensitive).
+// It does not allocate.
+func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
+	var buf [64]byte
+	if len(tok) > len(buf) {
+		return Bot{}, false
+	}
+	low := buf[:len(tok)]
+	for i, ch := range tok {
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		low[i] = ch
+	}
+	i, ok := c.byToken[string(low)]
+	if !ok {
+		return Bot{}, false
+	}
+	return c.bots[i], true
+}
+
+// Catalog errors.
+var (
+	ErrCatalogFormat   = errors.New("stats: not a bot catalog")
+	ErrCatalogEmpty    = errors.New("stats: bot catalog has no bots")
+	ErrCatalogToken    = errors.New("stats: bot token names no product token")
+	ErrCatalogCategory = errors.New("stats: unknown bot category")
+	ErrCatalogDup      = errors.New("stats: bot listed twice")
+)
+
+// ReadCatalog reads a catalog from r, in either of two forms:
+//
+//   - JSON, as the embedded catalog.json: an object with "format":
+//     "robotstat-bot-catalog", a "version" and "bots", a list of
+//     {"token", "operator", "category"};
+//   - CSV with a header line naming the columns token, operator and category
+//     (in any order; other columns are ignored). Its version is "custom".
+//
+// Every token must name a product token (RFC 9309 §2.2.1: start with a
+// letter, "-" or "_"), every category must be one of the Category constants,
+// and no two entries may share a product token.
+func ReadCatalog(r io.Reader) (*Catalog, error) {
+	br := bufio.NewReader(r)
+	first, err := firstNonSpace(br)
+	if err != nil {
+		return nil, err
+	}
+	var f catalogFile
+	if first == '{' {
+		dec := json.NewDecoder(br)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCatalogFormat, err)
+		}
+		if f.Format != catalogFormat {
+			return nil, fmt.Errorf("%w: format is %q, want %q", ErrCatalogFormat, f.Format, catalogFormat)
+		}
+		if f.Version == "" {
+			return nil, fmt.Errorf("%w: no version", ErrCatalogFormat)
+		}
+	} else {
+		f.Version = "custom"
+		f.Bots, err = readCatalogCSV(br)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return newCatalog(f.Version, f.Bots)
+}
+
+func firstNonSpace(br *bufio.Reader) (byte, error) {
+	for {
+		b, err := br.Peek(1)
+		if err == io.EOF {
+			return 0, ErrCatalogEmpty
+		}
+		if err != nil {
+			return 0, fmt.Errorf("stats: reading bot catalog: %w", err)
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			br.ReadByte()
+			continue
+		case 0xEF: // a UTF-8 BOM
+			if p, _ := br.Peek(3); len(p) == 3 && p[1] == 0xBB && p[2] == 0xBF {
+				br.Discard(3)
+				continue
+			}
+		}
+		return b[0], nil
+	}
+}
+
+func readCatalogCSV(r io.Reader) ([]Bot, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.Comment = '#'
+	head, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%w: CSV header: %w", ErrCatalogFormat, err)
+	}
+	col := map[string]int{"token": -1, "operator": -1, "category": -1}
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if _, ok := col[h]; ok {
+			col[h] = i
+		}
+	}
+	for name, i := range col {
+		if i < 0 {
+			return nil, fmt.Errorf("%w: CSV header lacks column %q", ErrCatalogFormat, name)
+		}
+	}
+	var bots []Bot
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return bots, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrCatalogFormat, err)
+		}
+		get := func(name string) string {
+			if i := col[name]; i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		bots = append(bots, Bot{Token: get("token"), Operator: get("operator"), Category: get("category")})
+	}
+}
+
+func newCatalog(version string, bots []Bot) (*Catalog, error) {
+	if len(bots) == 0 {
+		return nil, ErrCatalogEmpty
+	}
+	c := &Catalog{version: version, bots: make([]Bot, 0, len(bots)), byToken: make(map[string]int, len(bots))}
+	for _, b := range bots {
+		b.Token = strings.TrimSpace(b.Token)
+		tok := strings.ToLower(string(parse.ProductToken([]byte(b.Token))))
+		if tok == "" {
+			return nil, fmt.Errorf("%w: %q", ErrCatalogToken, b.Token)
+		}
+		if !categories[b.Category] {
+			return nil, fmt.Errorf("%w: %q for %q", ErrCatalogCategory, b.Category, b.Token)
+		}
+		if _, dup := c.byToken[tok]; dup {
+			return nil, fmt.Errorf("%w: %q", ErrCatalogDup, b.Token)
+		}
+		if len(tok) > 64 {
+			return nil, fmt.Errorf("%w: %q is longer than 64 bytes", ErrCatalogToken, b.Token)
+		}
+		c.byToken[tok] = len(c.bots)
+		c.bots = append(c.bots, b)
+	}
+	return c, nil
+}
+
+// Extend returns a catalog holding c's bots followed by more's; an entry of
+// more whose product token c already has replaces c's entry in place (so a
+// --bots file can recategorise a bot). Its version is c's followed by
+// "+custom".
+func (c *Catalog) Extend(more *Catalog) *Catalog {
+	bots := append([]Bot(nil), c.bots...)
+	for _, b := range more.bots {
+		tok := strings.ToLower(string(parse.ProductToken([]byte(b.Token))))
+		if i, ok := c.byToken[tok]; ok {
+			bots[i] = b
+			continue
+		}
+		bots = append(bots, b)
+	}
+	out, err := newCatalog(c.version+"+custom", bots)
+	if err != nil {
+		// Both inputs were valid catalogs and duplicates were merged.
+		panic("stats: Extend: " + err.Error())
+	}
+	return out
+}
+
+// CatalogMode says how LoadCatalog combines a user's file with the embedded
+// catalog (robotstat analyze --bots FILE).
+type CatalogMode uint8
+
+const (
+	// CatalogExtend adds the file's bots to the embedded catalog (and
+	// replaces entries with the same product token).
+	CatalogExtend CatalogMode = iota
+	// CatalogReplace uses the file's bots alone.
+	CatalogReplace
+)
+
+// LoadCatalog reads a user catalog from r (see ReadCatalog) and combines it
+// with the embedded one as mode says.
+func LoadCatalog(r io.Reader, mode CatalogMode) (*Catalog, error) {
+	c, err := ReadCatalog(r)
+	if err != nil {
+		return nil, err
+	}
+	if mode == CatalogReplace {
+		return c, nil
+	}
+	return DefaultCatalog().Extend(c), nil
+}
+
+// WriteCatalog prints c for `robotstat bots`: a comment line with the
+// version, then CSV with the header token,operator,category, one bot per
+// line, which ReadCatalog reads back.
+func WriteCatalog(w io.Writer, c *Catalog) error {
+	if _, err := fmt.Fprintf(w, "# robotstat bot catalog %s: %d bots\n", c.version, len(c.bots)); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"token", "operator", "category"})
+	for _, b := range c.bots {
+		cw.Write([]string{b.Token, b.Operator, b.Category})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,122 @@
+package stats
+
+import "github.com/robotstat/robotstat/parse"
+
+// Directives: one row per capture and directive key. The key is the key as
+// written, lower-cased, with runs of white space folded to one space, so
+// "User-Agent" and "user-agent" are one key while the accepted misspelling
+// "user agent" or "dissallow" stays its own key, with the key it is read as
+// in Canonical.
+
+// Signal is one key=value pair of a Content-Signal or Content-Usage value.
+type Signal struct {
+	Key   string // lower case; empty for a bare value
+	Value string
+}
+
+// isSignalKey reports whether a canonical key carries AI-use preferences in
+// key=value form: Cloudflare's Content-Signal
+// (contentsignals.org) and the IETF AI Preferences working group's
+// Content-Usage (draft-ietf-aipref-attach).
+func isSignalKey(name []byte) bool {
+	s := string(name)
+	return s == "content-signal" || s == "content-usage"
+}
+
+// ParseSignals appends the pairs of a Content-Signal or Content-Usage value
+// to dst, calling add for each. Items are separated by commas (and, for
+// Content-Usage's "path vocabulary" form, by white space); an item with "="
+// is key=value with the key lower-cased and both sides trimmed; an item
+// without is a bare value with an empty key ("/news/" in
+// "Content-Usage: /news/ train-ai=n"). Empty items are skipped.
+func ParseSignals(v []byte, add func(key, value []byte)) {
+	for len(v) > 0 {
+		// One comma-separated item.
+		end := 0
+		for end < len(v) && v[end] != ',' {
+			end++
+		}
+		item := trimSpaceBytes(v[:end])
+		if end < len(v) {
+			v = v[end+1:]
+		} else {
+			v = nil
+		}
+		for len(item) > 0 {
+			eq := -1
+			for i, c := range item {
+				if c == '=' {
+					eq = i
+					break
+				}
+			}
+			if eq < 0 {
+				// Bare values, white-space separated.
+				w := 0
+				for w < len(item) && item[w] != ' ' && item[w] != '\t' {
+					w++
+				}
+				add(nil, item[:w])
+				item = trimSpaceBytes(item[w:])
+				continue
+			}
+			key := trimSpaceBytes(item[:eq])
+			// Words before the key's last word are bare values.
+			for {
+				w := -1
+				for i, c := range key {
+					if c == ' ' || c == '\t' {
+						w = i
+						break
+					}
+				}
+				if w < 0 {
+					break
+				}
+				add(nil, key[:w])
+				key = trimSpaceBytes(key[w:])
+			}
+			val := trimSpaceBytes(item[eq+1:])
+			// A value ends at white space; what follows is another item.
+			w := 0
+			for w < len(val) && val[w] != ' ' && val[w] != '\t' {
+				w++
+			}
+			add(key, val[:w])
+			item = trimSpaceBytes(val[w:])
+		}
+	}
+}
+
+func trimSpaceBytes(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// appendDirectiveKey appends the directives-table key of a raw key: ASCII
+// lower case with runs of white space folded to one space.
+func appendDirectiveKey(dst, raw []byte) []byte {
+	sp := false
+	for _, c := range raw {
+		if c == ' ' || c == '\t' {
+			if !sp {
+				dst = append(dst, ' ')
+				sp = true
+			}
+			continue
+		}
+		sp = false
+		dst = append(dst, lowerASCII(c))
+	}
+	return dst
+}
+
+// kindName returns the directives-table kind of a record.
+func kindName(e *parse.Entry) string {
+	return parse.ClassifyKey(e).String()
+}

@@ -1,0 +1,145 @@
+package stats
+
+import (
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+)
+
+// Site identifies the site a capture belongs to.
+type Site struct {
+	// Scheme is the URL scheme in lower case ("http", "https"); empty when
+	// the URL has none.
+	Scheme string
+	// Host is the host name in lower case, in its ASCII (IDNA "punycode")
+	// form, without port, brackets or a trailing dot. Tranco and the Common
+	// Crawl index write hosts the same way, so joins work.
+	Host string
+	// Port is the port in the URL, else the scheme's default (80 for http,
+	// 443 for https), else 0.
+	Port int32
+	// RegisteredDomain is Host's eTLD+1 by the public suffix list
+	// (golang.org/x/net/publicsuffix, ICANN and private sections); empty
+	// for an IP address, a public suffix itself or a single label.
+	RegisteredDomain string
+}
+
+// ParseSite extracts the site of an absolute URL. It never fails: parts it
+// cannot find are left empty. For an ASCII host already in lower case the
+// strings alias rawURL and nothing is allocated.
+func ParseSite(rawURL string) Site {
+	var s Site
+	rest := rawURL
+	if i := strings.Index(rest, "://"); i > 0 {
+		s.Scheme = rest[:i]
+		if hasUpper(s.Scheme) {
+			s.Scheme = strings.ToLower(s.Scheme)
+		}
+		rest = rest[i+3:]
+	} else if strings.HasPrefix(rest, "//") {
+		rest = rest[2:]
+	} else {
+		return s
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end >= 0 {
+		rest = rest[:end]
+	}
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	host, port := rest, ""
+	if strings.HasPrefix(host, "[") {
+		if j := strings.IndexByte(host, ']'); j > 0 {
+			port = strings.TrimPrefix(host[j+1:], ":")
+			host = host[1:j]
+		}
+	} else if j := strings.LastIndexByte(host, ':'); j >= 0 {
+		host, port = host[:j], host[j+1:]
+	}
+	host = strings.TrimSuffix(host, ".")
+	switch {
+	case !isASCII(host):
+		if a, err := idna.Lookup.ToASCII(host); err == nil {
+			host = a
+		} else {
+			host = strings.ToLower(host)
+		}
+	case hasUpper(host):
+		host = strings.ToLower(host)
+	}
+	s.Host = host
+	if n, ok := atoi32(port); ok {
+		s.Port = n
+	} else {
+		switch s.Scheme {
+		case "http":
+			s.Port = 80
+		case "https":
+			s.Port = 443
+		}
+	}
+	if host != "" {
+		if _, err := netip.ParseAddr(host); err != nil {
+			if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+				s.RegisteredDomain = d
+			}
+		}
+	}
+	return s
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func atoi32(s string) (int32, bool) {
+	if s == "" || len(s) > 5 {
+		return 0, false
+	}
+	n := int32(0)
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int32(s[i]-'0')
+	}
+	return n, n <= 65535
+}
+
+// ResolveLocation resolves a Location header against the URL it answered;
+// it returns loc unchanged when either does not parse.
+func ResolveLocation(base, loc string) string {
+	if loc == "" {
+		return ""
+	}
+	l, err := url.Parse(loc)
+	if err != nil {
+		return loc
+	}
+	if l.IsAbs() {
+		return loc
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return loc
+	}
+	return b.ResolveReference(l).String()
+}

@@ -1,0 +1,127 @@
+package stats
+
+import "github.com/robotstat/robotstat/parse"
+
+// Body sniffing: is a body served as robots.txt really an HTML page or
+// binary data? Both happen often (a CMS answering every path with its home
+// page, a 404 page served with status 200, a compressed body the server
+// mislabelled). robotstat still parses such bodies (content never fails,
+// RFC 9309 §2.2 says unparseable lines are ignored) and flags them.
+
+// sniffLen is how much of the body the heuristics look at.
+const sniffLen = 1024
+
+// htmlTags are the tag names that, opening a body, make it HTML. Matched
+// case-insensitively after "<" and before a space, ">" or "/".
+var htmlTags = [...]string{"!doctype", "html", "head", "body", "meta", "title", "script", "style", "link", "div", "?xml", "!--", "iframe", "p", "h1", "table", "br", "span", "noscript", "center", "pre"}
+
+// LooksHTML reports whether body looks like an HTML (or XML) document rather
+// than a robots.txt: after an optional UTF-8 BOM and white space, the first
+// byte is "<" followed by one of a few tag names that open real pages
+// (doctype, html, head, body, meta, title, script, ...), or an "<html" or
+// "<body" tag appears in the first 1 KiB. A robots.txt line never starts
+// with "<", so the first test has no false positives on real files; the
+// second catches pages that open with prose or a stray byte.
+func LooksHTML(body []byte) bool {
+	b := body
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		b = b[3:]
+	}
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == '\f') {
+		b = b[1:]
+	}
+	if len(b) > 1 && b[0] == '<' {
+		for _, t := range htmlTags {
+			if hasPrefixFold(b[1:], t) {
+				rest := b[1+len(t):]
+				if t == "!--" || len(rest) == 0 || rest[0] == ' ' || rest[0] == '>' || rest[0] == '/' || rest[0] == '\t' || rest[0] == '\r' || rest[0] == '\n' {
+					return true
+				}
+			}
+		}
+	}
+	if len(b) > sniffLen {
+		b = b[:sniffLen]
+	}
+	return indexFold(b, "<html") >= 0 || indexFold(b, "<body") >= 0
+}
+
+// LooksBinary reports whether body looks like binary data: its first 1 KiB
+// holds a NUL byte, or more than one byte in ten is a control character
+// other than tab, LF, CR, VT and FF. UTF-8 text in any language passes.
+func LooksBinary(body []byte) bool {
+	b := body
+	if len(b) > sniffLen {
+		b = b[:sniffLen]
+	}
+	ctl := 0
+	for _, c := range b {
+		switch {
+		case c == 0:
+			return true
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f', c == 0x7F:
+			ctl++
+		}
+	}
+	return ctl*10 > len(b)
+}
+
+// Line-ending styles (captures.line_endings).
+const (
+	LineEndingsLF    = "lf"
+	LineEndingsCRLF  = "crlf"
+	LineEndingsCR    = "cr"
+	LineEndingsMixed = "mixed"
+	LineEndingsNone  = "none"
+)
+
+// LineEndings classifies the terminators the parser counted: one kind only
+// gives lf, crlf or cr; several kinds give mixed; none at all (an empty body
+// or a single unterminated line) gives none.
+func LineEndings(s *parse.Summary) string {
+	kinds, style := 0, LineEndingsNone
+	if s.LF > 0 {
+		kinds, style = kinds+1, LineEndingsLF
+	}
+	if s.CRLF > 0 {
+		kinds, style = kinds+1, LineEndingsCRLF
+	}
+	if s.CR > 0 {
+		kinds, style = kinds+1, LineEndingsCR
+	}
+	if kinds > 1 {
+		return LineEndingsMixed
+	}
+	return style
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether b starts with the lower-case ASCII s,
+// ignoring case.
+func hasPrefixFold(b []byte, s string) bool {
+	if len(b) < len(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if lowerASCII(b[i]) != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFold finds the lower-case ASCII s in b, ignoring case.
+func indexFold(b []byte, s string) int {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if lowerASCII(b[i]) == s[0] && hasPrefixFold(b[i:], s) {
+			return i
+		}
+	}
+	return -1
+}

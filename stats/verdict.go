@@ -1,0 +1,431 @@
+package stats
+
+import (
+	"unsafe"
+
+	"github.com/robotstat/robotstat/parse"
+)
+
+// Verdict values. robotstat's own verdict and the somesite verdict use
+// full/partial/none; cic uses all/some/none; cc_class uses
+// disallow-all/allow-all/allow-part. Every definition answers unknown for
+// an unresolved redirect.
+const (
+	VerdictFull    = "full"
+	VerdictPartial = "partial"
+	VerdictNone    = "none"
+	VerdictUnknown = "unknown"
+
+	CICAll  = "all"
+	CICSome = "some"
+	CICNone = "none"
+
+	CCDisallowAll = "disallow-all"
+	CCAllowAll    = "allow-all"
+	CCAllowPart   = "allow-part"
+)
+
+// Verdicts is the answer of every definition for one agent on one capture.
+// See the package documentation and VERDICTS.md for the definitions.
+type Verdicts struct {
+	Verdict  string // robotstat: full, partial, none, unknown
+	Somesite string // Liu et al. IMC'25: full, partial, none, unknown
+	CIC      string // Longpre et al. 2024: all, some, none, unknown
+	CCClass  string // Common Crawl robotstxt-experiments: disallow-all, allow-all, allow-part, unknown
+	// RootAllowed reports whether "/" may be fetched; meaningless when
+	// Known is false.
+	RootAllowed bool
+	// Known is false for an unresolved redirect (every verdict unknown).
+	Known bool
+}
+
+var (
+	verdictsUnavailable = Verdicts{VerdictNone, VerdictNone, CICNone, CCAllowAll, true, true}
+	verdictsUnreachable = Verdicts{VerdictFull, VerdictFull, CICAll, CCDisallowAll, false, true}
+	verdictsRedirect    = Verdicts{VerdictUnknown, VerdictUnknown, VerdictUnknown, VerdictUnknown, false, false}
+	verdictsNoGroup     = Verdicts{VerdictNone, VerdictNone, CICNone, CCAllowAll, true, true}
+)
+
+// Witness paths. probePath stands for "a path no rule was written for"; its
+// characters are chosen to be unlikely in real patterns. somesiteDummy is
+// the dummy path of Liu et al.'s code (robots_analysis_final.py).
+const (
+	probePath     = "/~rs~q~"
+	probeSuffix   = "~rs~q~"
+	somesiteDummy = "/dummy-testing-path-54321"
+)
+
+// Verdicter computes Verdicts for the agents of one compiled file, once per
+// distinct group set (parse.SetID): all agents that fall back to "*", and
+// all agents named only in one stacked group, share one computation.
+//
+// A Verdicter is reusable (Reset it for each file) and not safe for
+// concurrent use.
+type Verdicter struct {
+	r *parse.Robots
+	// cache per SetID; done marks computed entries.
+	cache []Verdicts
+	done  []bool
+	// somesite paths: every allow/disallow value of the file, "$" removed,
+	// as [start,end) offsets into paths.
+	paths []byte
+	spans []int32
+	// scratch for witnesses and cic's lists
+	buf, url  []byte
+	dis, alls [][]byte
+}
+
+// Reset prepares v for the file r was just built from. rawValues are the
+// values of every allow and disallow line of the file as written (including
+// those before the first user-agent line, which the somesite definition
+// also tests); pass nil to use r.Rules().
+func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
+	v.r = r
+	n := r.NumSets()
+	if cap(v.cache) < n {
+		v.cache = make([]Verdicts, n)
+		v.done = make([]bool, n)
+	}
+	v.cache = v.cache[:n]
+	v.done = v.done[:n]
+	clear(v.done)
+	v.paths = v.paths[:0]
+	v.spans = v.spans[:0]
+	add := func(val []byte) {
+		if len(val) > 0 && val[len(val)-1] == '$' {
+			val = val[:len(val)-1]
+		}
+		v.paths = append(v.paths, val...)
+		v.spans = append(v.spans, int32(len(v.paths)))
+	}
+	if rawValues != nil {
+		for _, val := range rawValues {
+			add(val)
+		}
+	} else {
+		for i := range r.Rules() {
+			add(r.Rules()[i].Raw)
+		}
+	}
+}
+
+// For returns the verdicts for an agent that Lookup resolved to (id, m).
+// Results are cached per SetID until the next Reset.
+func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
+	switch v.r.Outcome() {
+	case parse.OutcomeUnavailable:
+		return verdictsUnavailable
+	case parse.OutcomeUnreachable:
+		return verdictsUnreachable
+	case parse.OutcomeRedirect:
+		return verdictsRedirect
+	}
+	if id == parse.NoSet {
+		return verdictsNoGroup
+	}
+	if v.done[id] {
+		return v.cache[id]
+	}
+	var out Verdicts
+	out.Known = true
+	out.RootAllowed = v.r.DecideSet(id, m, "/").Allowed
+	out.Verdict = v.robotstat(id, m)
+	out.Somesite = v.somesite(id, m)
+	out.CIC = v.cic(id)
+	out.CCClass = v.ccClass(id, m)
+	v.cache[id], v.done[id] = out, true
+	return out
+}
+
+// decide runs the real matcher on the path held in b (not retained). The
+// path is passed inside an absolute URL so that a witness beginning with
+// "//" is read as a path, not as a network-path reference.
+func (v *Verdicter) decide(id parse.SetID, m parse.Match, b []byte) parse.Decision {
+	v.url = append(append(v.url[:0], "http://h"...), b...)
+	return v.r.DecideSet(id, m, unsafe.String(&v.url[0], len(v.url)))
+}
+
+// robotstat decides full/partial/none by probing witness paths with the real
+// matcher (RFC 9309 §2.2.2: longest match, allow wins ties, "*" and "$").
+//
+// A path can only be disallowed by a matching non-empty disallow rule, so a
+// set without one is "none". Otherwise the witnesses are "/", a probe path
+// no rule was written for, and for every rule of the set its pattern with
+// each "*" deleted (the shortest path it matches) and, unless it is anchored
+// with "$", that path with the probe suffix appended (a longer path it
+// matches). /robots.txt itself, always allowed (§2.2.2), is not a witness.
+// An allowed witness proves the verdict is not full and a disallowed one that
+// it is not none: full when no witness is allowed, none when none is
+// disallowed, partial otherwise.
+//
+// Why this suffices: an allow rule A lets some path through only if a path
+// it matches escapes every longer disallow; A's shortest path and its
+// extension by an unrelated suffix are the paths a longer disallow is least
+// and most likely to miss, so when both are disallowed every path A matches
+// is (up to adversarial rule sets that enumerate A's extensions, which real
+// files do not). The same argument, with roles swapped, covers disallow
+// rules and "none".
+func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
+	hasDisallow := false
+	v.r.SetRules(id, func(ru *parse.Rule) bool {
+		if ru.Directive == parse.Disallow {
+			hasDisallow = true
+			return false
+		}
+		return true
+	})
+	if !hasDisallow {
+		return VerdictNone
+	}
+	var allowed, disallowed bool
+	try := func(b []byte) bool {
+		d := v.decide(id, m, b)
+		if d.Reason == parse.ReasonImplicit {
+			return false
+		}
+		if d.Allowed {
+			allowed = true
+		} else {
+			disallowed = true
+		}
+		return allowed && disallowed
+	}
+	if try(append(v.buf[:0], '/')) || try(append(v.buf[:0], probePath...)) {
+		return VerdictPartial
+	}
+	// Allow rules first: they are what can make a Disallow: / partial.
+	for pass := 0; pass < 2; pass++ {
+		want := parse.Allow
+		if pass == 1 {
+			want = parse.Disallow
+		}
+		stop := false
+		v.r.SetRules(id, func(ru *parse.Rule) bool {
+			if ru.Directive != want {
+				return true
+			}
+			pat := ru.Pattern
+			anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+			if anchored {
+				pat = pat[:len(pat)-1]
+			}
+			// Each "*" once as nothing (the shortest path the pattern
+			// matches) and once as a probe character.
+			for _, fill := range [...]string{"", "~"} {
+				b := v.buf[:0]
+				for _, c := range pat {
+					if c == '*' {
+						b = append(b, fill...)
+					} else {
+						b = append(b, c)
+					}
+				}
+				if len(b) == 0 || b[0] != '/' {
+					b = append(b[:0], '/')
+					for _, c := range pat {
+						if c == '*' {
+							b = append(b, fill...)
+						} else {
+							b = append(b, c)
+						}
+					}
+				}
+				v.buf = b
+				if try(b) {
+					stop = true
+					return false
+				}
+				if !anchored {
+					v.buf = append(v.buf, probeSuffix...)
+					if try(v.buf) {
+						stop = true
+						return false
+					}
+				}
+				if !hasByte(pat, '*') {
+					break
+				}
+			}
+			return true
+		})
+		if stop {
+			return VerdictPartial
+		}
+	}
+	switch {
+	case !allowed:
+		return VerdictFull
+	case !disallowed:
+		return VerdictNone
+	}
+	return VerdictPartial
+}
+
+// somesite follows Liu et al. (IMC'25, robots_analysis_final.py): test "/",
+// every value of the file's allow and disallow lines with a trailing "$"
+// removed (an empty value tests the site root) and a dummy path; full when
+// all are disallowed, none when none is, partial otherwise. The matcher is
+// robotstat's RFC 9309 matcher applied to the RFC grouping (theirs was
+// Google's reference parser, which groups the same way).
+func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
+	var allowed, disallowed bool
+	try := func(b []byte) bool {
+		d := v.decide(id, m, b)
+		if d.Reason == parse.ReasonImplicit {
+			return false
+		}
+		if d.Allowed {
+			allowed = true
+		} else {
+			disallowed = true
+		}
+		return allowed && disallowed
+	}
+	if try(append(v.buf[:0], '/')) || try(append(v.buf[:0], somesiteDummy...)) {
+		return VerdictPartial
+	}
+	start := int32(0)
+	for _, end := range v.spans {
+		p := v.paths[start:end]
+		start = end
+		v.buf = append(v.buf[:0], somesitePath(p)...)
+		if len(v.buf) == 0 || v.buf[0] != '/' {
+			v.buf = append(append(v.buf[:0], '/'), somesitePath(p)...)
+		}
+		if try(v.buf) {
+			return VerdictPartial
+		}
+	}
+	switch {
+	case !allowed:
+		return VerdictFull
+	case !disallowed:
+		return VerdictNone
+	}
+	return VerdictPartial
+}
+
+// cic follows Longpre et al. 2024 (Data Provenance Initiative,
+// src/web_analysis/parse_robots.py, interpret_agent): over the rules that
+// apply, in file order, drop every allow and disallow value containing "?";
+// none if no disallow is left, or the only one is empty, or the allow values
+// equal the disallow values; all if a disallow value is "/" and no allow is
+// left; some otherwise. An agent no group names takes the "*" groups' answer
+// (For is called with the star set), none without them.
+func (v *Verdicter) cic(id parse.SetID) string {
+	v.dis, v.alls = v.dis[:0], v.alls[:0]
+	groups := v.r.Groups()
+	for _, g := range v.r.SetGroups(id) {
+		for i := range groups[g].Rules {
+			ru := &groups[g].Rules[i]
+			if hasByte(ru.Raw, '?') {
+				continue
+			}
+			if ru.Directive == parse.Disallow {
+				v.dis = append(v.dis, ru.Raw)
+			} else {
+				v.alls = append(v.alls, ru.Raw)
+			}
+		}
+	}
+	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || equalLists(v.alls, v.dis) {
+		return CICNone
+	}
+	if len(v.alls) == 0 {
+		for _, d := range v.dis {
+			if string(d) == "/" {
+				return CICAll
+			}
+		}
+	}
+	return CICSome
+}
+
+// ccClass follows Common Crawl's robotstxt-experiments
+// (src/jupyter/metrics-top-k-sample.ipynb, classify_robotstxt_rules): the
+// allow and disallow values that apply, as a multiset, are exactly
+// {disallow: "/"} for disallow-all; exactly one of {allow: "/"},
+// {allow: "*"}, {allow: "/*"}, {allow: ""}, {disallow: ""} for allow-all;
+// anything else is allow-part. Their rule extraction records an agent only
+// when a rule follows it, so a named set without rules falls back to the "*"
+// set; with no rules at all the answer is allow-all.
+func (v *Verdicter) ccClass(id parse.SetID, m parse.Match) string {
+	var only *parse.Rule
+	n := 0
+	groups := v.r.Groups()
+	for _, g := range v.r.SetGroups(id) {
+		for i := range groups[g].Rules {
+			only = &groups[g].Rules[i]
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		if m == parse.MatchNamed {
+			if star := v.r.StarSet(); star != parse.NoSet && star != id {
+				return v.ccClass(star, parse.MatchStar)
+			}
+		}
+		return CCAllowAll
+	case n > 1:
+		return CCAllowPart
+	}
+	raw := string(only.Raw)
+	if only.Directive == parse.Disallow {
+		switch raw {
+		case "/":
+			return CCDisallowAll
+		case "":
+			return CCAllowAll
+		}
+		return CCAllowPart
+	}
+	switch raw {
+	case "/", "*", "/*", "":
+		return CCAllowAll
+	}
+	return CCAllowPart
+}
+
+// somesitePath is the path Liu et al.'s pipeline ends up testing for one
+// allow/disallow value: their code takes the value's first white-space
+// separated word, appends it to the site URL (trailing slash removed) and
+// hands the URL to Google's parser, which reads the path from the first
+// "/", "?" or ";" after the host. So "/a" tests "/a", "" and "*.pdf" test
+// "/" (the characters join the host name), "*/tmp/" tests "/tmp/" and
+// "*?x" tests "/?x". The caller adds the leading "/" where needed.
+func somesitePath(val []byte) []byte {
+	for i, c := range val {
+		if c == ' ' || c == '\t' {
+			val = val[:i]
+			break
+		}
+	}
+	for i, c := range val {
+		if c == '/' || c == '?' || c == ';' {
+			return val[i:]
+		}
+	}
+	return nil
+}
+
+func hasByte(b []byte, c byte) bool {
+	for _, x := range b {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+func equalLists(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if string(a[i]) != string(b[i]) {
+			return false
+		}
+	}
+	return true
+}
