@@ -73,6 +73,8 @@ type Verdicter struct {
 	// scratch for witnesses and cic's lists
 	buf, url  []byte
 	dis, alls [][]byte
+	// witness results of the current computation
+	allowed, disallowed bool
 }
 
 // Reset prepares v for the file r was just built from. rawValues are the
@@ -91,6 +93,10 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 	clear(v.done)
 	v.paths = v.paths[:0]
 	v.spans = v.spans[:0]
+	if cap(v.buf) < 256 {
+		v.buf = make([]byte, 0, 256)
+		v.url = make([]byte, 0, 256)
+	}
 	add := func(val []byte) {
 		if len(val) > 0 && val[len(val)-1] == '$' {
 			val = val[:len(val)-1]
@@ -166,140 +172,125 @@ func (v *Verdicter) decide(id parse.SetID, m parse.Match, b []byte) parse.Decisi
 // files do not). The same argument, with roles swapped, covers disallow
 // rules and "none".
 func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
+	groups := v.r.Groups()
+	sg := v.r.SetGroups(id)
 	hasDisallow := false
-	v.r.SetRules(id, func(ru *parse.Rule) bool {
-		if ru.Directive == parse.Disallow {
-			hasDisallow = true
-			return false
+	for _, g := range sg {
+		for i := range groups[g].Rules {
+			if ru := &groups[g].Rules[i]; ru.Directive == parse.Disallow && !ru.Empty {
+				hasDisallow = true
+			}
 		}
-		return true
-	})
+	}
 	if !hasDisallow {
 		return VerdictNone
 	}
-	var allowed, disallowed bool
-	try := func(b []byte) bool {
-		d := v.decide(id, m, b)
-		if d.Reason == parse.ReasonImplicit {
-			return false
-		}
-		if d.Allowed {
-			allowed = true
-		} else {
-			disallowed = true
-		}
-		return allowed && disallowed
-	}
-	if try(append(v.buf[:0], '/')) || try(append(v.buf[:0], probePath...)) {
+	v.allowed, v.disallowed = false, false
+	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], probePath...)) {
 		return VerdictPartial
 	}
 	// Allow rules first: they are what can make a Disallow: / partial.
-	for pass := 0; pass < 2; pass++ {
-		want := parse.Allow
-		if pass == 1 {
-			want = parse.Disallow
-		}
-		stop := false
-		v.r.SetRules(id, func(ru *parse.Rule) bool {
-			if ru.Directive != want {
-				return true
-			}
-			pat := ru.Pattern
-			anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
-			if anchored {
-				pat = pat[:len(pat)-1]
-			}
-			// Each "*" once as nothing (the shortest path the pattern
-			// matches) and once as a probe character.
-			for _, fill := range [...]string{"", "~"} {
-				b := v.buf[:0]
-				for _, c := range pat {
-					if c == '*' {
-						b = append(b, fill...)
-					} else {
-						b = append(b, c)
-					}
-				}
-				if len(b) == 0 || b[0] != '/' {
-					b = append(b[:0], '/')
-					for _, c := range pat {
-						if c == '*' {
-							b = append(b, fill...)
-						} else {
-							b = append(b, c)
-						}
-					}
-				}
-				v.buf = b
-				if try(b) {
-					stop = true
-					return false
-				}
-				if !anchored {
-					v.buf = append(v.buf, probeSuffix...)
-					if try(v.buf) {
-						stop = true
-						return false
-					}
-				}
-				if !hasByte(pat, '*') {
-					break
+	for _, want := range [...]parse.Directive{parse.Allow, parse.Disallow} {
+		for _, g := range sg {
+			for i := range groups[g].Rules {
+				ru := &groups[g].Rules[i]
+				if ru.Directive == want && !ru.Empty && v.witnesses(id, m, ru.Pattern) {
+					return VerdictPartial
 				}
 			}
-			return true
-		})
-		if stop {
-			return VerdictPartial
 		}
 	}
 	switch {
-	case !allowed:
+	case !v.allowed:
 		return VerdictFull
-	case !disallowed:
+	case !v.disallowed:
 		return VerdictNone
 	}
 	return VerdictPartial
 }
 
+// try decides one witness path and reports whether both an allowed and a
+// disallowed witness have now been seen.
+func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
+	d := v.decide(id, m, b)
+	if d.Reason == parse.ReasonImplicit {
+		return false
+	}
+	if d.Allowed {
+		v.allowed = true
+	} else {
+		v.disallowed = true
+	}
+	return v.allowed && v.disallowed
+}
+
+// witnesses tries the witness paths of one normalised pattern: each "*"
+// once as nothing (the shortest path the pattern matches) and once as a
+// probe character, each with and (unless anchored with "$") without the
+// probe suffix appended.
+func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
+	anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+	if anchored {
+		pat = pat[:len(pat)-1]
+	}
+	for _, fill := range [...]string{"", "~"} {
+		b := v.buf[:0]
+		if len(pat) == 0 || pat[0] != '/' && !(pat[0] == '*' && fill == "" && len(pat) > 1 && pat[1] == '/') {
+			b = append(b, '/')
+		}
+		for _, c := range pat {
+			if c == '*' {
+				b = append(b, fill...)
+			} else {
+				b = append(b, c)
+			}
+		}
+		v.buf = b
+		if v.try(id, m, b) {
+			return true
+		}
+		if !anchored {
+			v.buf = append(v.buf, probeSuffix...)
+			if v.try(id, m, v.buf) {
+				return true
+			}
+		}
+		if !hasByte(pat, '*') {
+			break
+		}
+	}
+	return false
+}
+
 // somesite follows Liu et al. (IMC'25, robots_analysis_final.py): test "/",
 // every value of the file's allow and disallow lines with a trailing "$"
-// removed (an empty value tests the site root) and a dummy path; full when
-// all are disallowed, none when none is, partial otherwise. The matcher is
-// robotstat's RFC 9309 matcher applied to the RFC grouping (theirs was
-// Google's reference parser, which groups the same way).
+// removed and a dummy path; full when all are disallowed, none when none
+// is, partial otherwise. The matcher is robotstat's RFC 9309 matcher applied
+// to the RFC grouping (theirs was Google's reference parser, which groups
+// the same way); the path tested for each value is the one their pipeline
+// ends up testing (somesitePath).
 func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
-	var allowed, disallowed bool
-	try := func(b []byte) bool {
-		d := v.decide(id, m, b)
-		if d.Reason == parse.ReasonImplicit {
-			return false
-		}
-		if d.Allowed {
-			allowed = true
-		} else {
-			disallowed = true
-		}
-		return allowed && disallowed
-	}
-	if try(append(v.buf[:0], '/')) || try(append(v.buf[:0], somesiteDummy...)) {
+	v.allowed, v.disallowed = false, false
+	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
 		return VerdictPartial
 	}
 	start := int32(0)
 	for _, end := range v.spans {
-		p := v.paths[start:end]
+		p := somesitePath(v.paths[start:end])
 		start = end
-		v.buf = append(v.buf[:0], somesitePath(p)...)
-		if len(v.buf) == 0 || v.buf[0] != '/' {
-			v.buf = append(append(v.buf[:0], '/'), somesitePath(p)...)
+		b := v.buf[:0]
+		if len(p) == 0 || p[0] != '/' {
+			b = append(b, '/')
 		}
-		if try(v.buf) {
+		v.buf = append(b, p...)
+		if v.try(id, m, v.buf) {
 			return VerdictPartial
 		}
 	}
 	switch {
-	case !allowed:
+	case !v.allowed:
 		return VerdictFull
-	case !disallowed:
+	case !v.disallowed:
 		return VerdictNone
 	}
 	return VerdictPartial
