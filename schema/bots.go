@@ -1,0 +1,96 @@
+package schema
+
+// BotRow is a row of the bots table: one row per capture and bot of the bot
+// catalog, whether or not the file names the bot, with the verdict under
+// each of the definitions the literature uses. All four verdicts are
+// computed on the RFC 9309 grouping, in which stacked user-agent lines form
+// one group and a token's groups are merged; the parsers of three of the
+// cited studies get that wrong, so their published numbers may differ.
+//
+// A BotRow is a plain value; TableWriter.Write copies what it needs, so a
+// batch may be reused once Write returns. RootAllowed may point into
+// caller-owned memory that changes after Write returns.
+type BotRow struct {
+	Key
+
+	// The bot's product token as the catalog spells it (e.g. GPTBot).
+	Bot string `parquet:"bot,dict"`
+	// Who runs the bot (e.g. OpenAI).
+	Operator string `parquet:"operator,dict"`
+	// The catalog's category: ai-training, ai-search, ai-user-fetch,
+	// ai-optout-token, ai-data, search, seo or other.
+	Category string `parquet:"category,dict"`
+	// Which group applies: named (a group names the bot's token), star (only
+	// the * group applies) or none (no group applies: everything allowed).
+	Matched string `parquet:"matched,dict"`
+	// Whether the bot may fetch / under RFC 9309, after the outcome (4xx
+	// allows, 5xx disallows). NULL when verdict is unknown.
+	RootAllowed *bool `parquet:"root_allowed,optional"`
+	// robotstat's verdict: full (no path of the site may be fetched), partial
+	// (some paths may not), none (every path may be fetched) or unknown (a
+	// redirect robotstat could not follow). Decided by RFC 9309 matching over
+	// the rules that apply (longest pattern wins, allow wins ties, * and $
+	// honoured): full when a disallow pattern matches every path (/, /*, *)
+	// and no allow pattern wins for any path, where an allow pattern wins for
+	// some path unless every path it matches is also matched by a longer
+	// disallow pattern; none when no disallow pattern other than the empty one
+	// applies or every disallowed path is won back by an allow. A 4xx outcome
+	// gives none and a 5xx gives full (section 2.3.1).
+	Verdict string `parquet:"verdict,dict"`
+	// Verdict as in Liu et al., "Somesite I Used To Crawl" (IMC 2025): /,
+	// every path in the file's allow and disallow lines (trailing $ removed)
+	// and a dummy path are tested; full if all are disallowed, none if none
+	// is, partial otherwise; unknown as for verdict.
+	Somesite string `parquet:"somesite,dict"`
+	// Verdict as in Longpre et al., "Consent in Crisis" (2024): all if the
+	// rules that apply include "disallow: /" and no allow, none if there is
+	// no effective disallow, some otherwise; rules containing ? are ignored
+	// and an unnamed bot takes the * verdict; unknown as for verdict.
+	CIC string `parquet:"cic,dict"`
+	// Class as in Common Crawl's robotstxt-experiments: disallow-all iff the
+	// rules that apply are exactly "disallow: /", allow-all for no rules, an
+	// empty disallow or "allow: /", allow-part otherwise, the * group as
+	// fallback; unknown as for verdict.
+	CCClass string `parquet:"cc_class,dict"`
+}
+
+// Values of bots.matched.
+const (
+	MatchedNamed = "named"
+	MatchedStar  = "star"
+	MatchedNone  = "none"
+)
+
+// Values of bots.verdict and bots.somesite.
+const (
+	VerdictFull    = "full"
+	VerdictPartial = "partial"
+	VerdictNone    = "none"
+	VerdictUnknown = "unknown"
+)
+
+// Values of bots.cic (and VerdictUnknown).
+const (
+	CICAll  = "all"
+	CICSome = "some"
+	CICNone = "none"
+)
+
+// Values of bots.cc_class (and VerdictUnknown).
+const (
+	CCClassDisallowAll = "disallow-all"
+	CCClassAllowAll    = "allow-all"
+	CCClassAllowPart   = "allow-part"
+)
+
+// Values of bots.category and agents.category.
+const (
+	CategoryAITraining    = "ai-training"
+	CategoryAISearch      = "ai-search"
+	CategoryAIUserFetch   = "ai-user-fetch"
+	CategoryAIOptoutToken = "ai-optout-token"
+	CategoryAIData        = "ai-data"
+	CategorySearch        = "search"
+	CategorySEO           = "seo"
+	CategoryOther         = "other"
+)

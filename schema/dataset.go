@@ -1,0 +1,390 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// Dataset writes robotstat's tables under one root directory and commits
+// them atomically (see the package documentation for the layout).
+//
+// Create it, hand its TableWriters to the workers, then call Commit once
+// every Write has returned; defer Abort to clean up on every other path:
+//
+//	ds, err := schema.Create(opts)
+//	if err != nil { return err }
+//	defer ds.Abort()
+//	... ds.Captures().Write(batch) from any number of goroutines ...
+//	return ds.Commit(ctx)
+//
+// A Dataset is safe for concurrent use; it cannot be reused after Commit or
+// Abort.
+type Dataset struct {
+	opts  Options
+	root  string // absolute, cleaned
+	codec compress.Codec
+	wrap  func(io.Writer) io.Writer // tests inject write failures here
+
+	mu        sync.Mutex
+	state     state
+	err       error    // the first write failure
+	committed []string // final paths, after Commit
+
+	captures    *TableWriter[CaptureRow]
+	groups      *TableWriter[GroupRow]
+	agents      *TableWriter[AgentRow]
+	bots        *TableWriter[BotRow]
+	directives  *TableWriter[DirectiveRow]
+	rules       *TableWriter[RuleRow]
+	sitemaps    *TableWriter[SitemapRow]
+	diagnostics *TableWriter[DiagnosticRow]
+	tables      []committer // the enabled ones, in AllTables order
+}
+
+type state int
+
+const (
+	stateOpen state = iota
+	stateCommitting
+	stateDone
+)
+
+// committer is what Commit and Abort need of a TableWriter, whatever its
+// row type. Every method but lock is called with the table's lock held.
+type committer interface {
+	lock()
+	unlock()
+	tableName() TableName
+	sortedCrawls() []string
+	ensureFile(crawl string) error
+	finish() error
+	files() []*atomicFile
+}
+
+// Create validates opts, creates the root directory if needed and returns a
+// Dataset with a TableWriter for each table of opts.Tables. No file is
+// created before the first row of a table arrives.
+func Create(opts Options) (*Dataset, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	root, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("schema: output directory %s: %w", opts.Dir, err)
+	}
+	if err := os.MkdirAll(root, 0o777); err != nil {
+		return nil, fmt.Errorf("schema: creating output directory: %w", err)
+	}
+	d := &Dataset{opts: opts, root: root, codec: &zstd.Codec{Level: zstd.DefaultLevel}}
+	for _, t := range opts.Tables {
+		switch t {
+		case Captures:
+			d.captures = newTableWriter[CaptureRow](d, t)
+		case Groups:
+			d.groups = newTableWriter[GroupRow](d, t)
+		case Agents:
+			d.agents = newTableWriter[AgentRow](d, t)
+		case Bots:
+			d.bots = newTableWriter[BotRow](d, t)
+		case Directives:
+			d.directives = newTableWriter[DirectiveRow](d, t)
+		case Rules:
+			d.rules = newTableWriter[RuleRow](d, t)
+		case Sitemaps:
+			d.sitemaps = newTableWriter[SitemapRow](d, t)
+		case Diagnostics:
+			d.diagnostics = newTableWriter[DiagnosticRow](d, t)
+		}
+	}
+	// Typed nil pointers must not become non-nil interfaces: add only the
+	// enabled tables, in AllTables order.
+	add := func(c committer, enabled bool) {
+		if enabled {
+			d.tables = append(d.tables, c)
+		}
+	}
+	add(d.captures, d.captures != nil)
+	add(d.groups, d.groups != nil)
+	add(d.agents, d.agents != nil)
+	add(d.bots, d.bots != nil)
+	add(d.directives, d.directives != nil)
+	add(d.rules, d.rules != nil)
+	add(d.sitemaps, d.sitemaps != nil)
+	add(d.diagnostics, d.diagnostics != nil)
+	return d, nil
+}
+
+// Root returns the dataset's root directory, absolute.
+func (d *Dataset) Root() string { return d.root }
+
+// Captures returns the writer of the captures table, nil if not enabled.
+func (d *Dataset) Captures() *TableWriter[CaptureRow] { return d.captures }
+
+// Groups returns the writer of the groups table, nil if not enabled.
+func (d *Dataset) Groups() *TableWriter[GroupRow] { return d.groups }
+
+// Agents returns the writer of the agents table, nil if not enabled.
+func (d *Dataset) Agents() *TableWriter[AgentRow] { return d.agents }
+
+// Bots returns the writer of the bots table, nil if not enabled.
+func (d *Dataset) Bots() *TableWriter[BotRow] { return d.bots }
+
+// Directives returns the writer of the directives table, nil if not
+// enabled.
+func (d *Dataset) Directives() *TableWriter[DirectiveRow] { return d.directives }
+
+// Rules returns the writer of the rules table, nil if not enabled.
+func (d *Dataset) Rules() *TableWriter[RuleRow] { return d.rules }
+
+// Sitemaps returns the writer of the sitemaps table, nil if not enabled.
+func (d *Dataset) Sitemaps() *TableWriter[SitemapRow] { return d.sitemaps }
+
+// Diagnostics returns the writer of the diagnostics table, nil if not
+// enabled.
+func (d *Dataset) Diagnostics() *TableWriter[DiagnosticRow] { return d.diagnostics }
+
+// Files returns the files the last successful Commit put in place, relative
+// to Root, sorted; nil before.
+func (d *Dataset) Files() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]string, 0, len(d.committed))
+	for _, f := range d.committed {
+		if rel, err := filepath.Rel(d.root, f); err == nil {
+			out = append(out, rel)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// usable returns nil while rows may be written.
+func (d *Dataset) usable() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.state != stateOpen:
+		return ErrClosed
+	case d.err != nil:
+		return fmt.Errorf("%w: %w", ErrFailed, d.err)
+	}
+	return nil
+}
+
+// fail records the first write failure and returns err.
+func (d *Dataset) fail(err error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.err == nil {
+		d.err = err
+	}
+	return err
+}
+
+// Commit finishes the dataset: every table that received no rows gets one
+// zero-row file (in the partition of the smallest crawl any table has, so
+// it adds no partition of its own), then every file gets its footer and is
+// fsynced and closed, renamed into place and its directory fsynced. Last,
+// files of earlier runs with the same run id that this run did not write
+// (in any table's folder) and their leftover temporary files are removed,
+// so the root holds exactly one copy of this run's output.
+//
+// Commit must be called once, after every Write has returned. If ctx is
+// done before the renames, or a write failed earlier, or anything fails
+// before the renames, every temporary file is removed and no file of this
+// run is left in place; a failure during the renames also removes the files
+// already renamed. The error names the file and wraps the cause.
+func (d *Dataset) Commit(ctx context.Context) error {
+	d.mu.Lock()
+	if d.state != stateOpen {
+		d.mu.Unlock()
+		return ErrClosed
+	}
+	d.state = stateCommitting
+	failed := d.err
+	d.mu.Unlock()
+
+	for _, t := range d.tables {
+		t.lock()
+	}
+	final, err := d.commit(ctx, failed)
+	for _, t := range d.tables {
+		t.unlock()
+	}
+
+	d.mu.Lock()
+	d.state = stateDone
+	d.committed = final
+	d.mu.Unlock()
+	return err
+}
+
+// commit does Commit's work with every table locked. It returns the final
+// paths of the files it put in place.
+func (d *Dataset) commit(ctx context.Context, failed error) ([]string, error) {
+	if failed != nil {
+		return nil, errors.Join(fmt.Errorf("%w: %w", ErrFailed, failed), d.removeTemps())
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, errors.Join(fmt.Errorf("schema: commit of %s: %w", d.root, err), d.removeTemps())
+	}
+
+	crawl, found := "", false
+	for _, t := range d.tables {
+		for _, c := range t.sortedCrawls() {
+			if !found || c != "" && (crawl == "" || c < crawl) {
+				crawl, found = c, true
+			}
+		}
+	}
+	for _, t := range d.tables {
+		if err := t.ensureFile(crawl); err != nil {
+			return nil, errors.Join(err, d.removeTemps())
+		}
+	}
+
+	for _, t := range d.tables {
+		if err := ctx.Err(); err != nil {
+			return nil, errors.Join(fmt.Errorf("schema: commit of %s: %w", d.root, err), d.removeTemps())
+		}
+		if err := t.finish(); err != nil {
+			return nil, errors.Join(err, d.removeTemps())
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, errors.Join(fmt.Errorf("schema: commit of %s: %w", d.root, err), d.removeTemps())
+	}
+
+	var final []string
+	for _, t := range d.tables {
+		for _, f := range t.files() {
+			if err := f.rename(); err != nil {
+				errs := []error{err, d.removeTemps()}
+				for _, p := range final {
+					if rerr := os.Remove(p); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+						errs = append(errs, fmt.Errorf("schema: removing %s after a failed commit: %w", p, rerr))
+					}
+				}
+				return nil, errors.Join(errs...)
+			}
+			final = append(final, f.final)
+		}
+	}
+
+	// A rename is durable once its directory is synced; a new directory once
+	// its parent is. Sync partition folders, then table folders, then the
+	// root.
+	dirs := map[string]bool{d.root: true}
+	for _, p := range final {
+		dirs[filepath.Dir(p)] = true
+		dirs[filepath.Dir(filepath.Dir(p))] = true
+	}
+	ordered := make([]string, 0, len(dirs))
+	for dir := range dirs {
+		ordered = append(ordered, dir)
+	}
+	sort.Slice(ordered, func(i, j int) bool { return len(ordered[i]) > len(ordered[j]) })
+	for _, dir := range ordered {
+		if err := syncDir(dir); err != nil {
+			return final, err
+		}
+	}
+	return final, d.removeStale(final)
+}
+
+// removeTemps removes every table's temporary files. The caller holds every
+// table's lock.
+func (d *Dataset) removeTemps() error {
+	var errs []error
+	for _, t := range d.tables {
+		for _, f := range t.files() {
+			errs = append(errs, f.remove())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// removeStale removes, in every table's folder, the files of this run id
+// that are not in keep, and the hidden temporary files of this run id that
+// killed runs left behind; then partition folders left empty.
+func (d *Dataset) removeStale(keep []string) error {
+	kept := make(map[string]bool, len(keep))
+	for _, p := range keep {
+		kept[p] = true
+	}
+	name := "part-" + d.opts.RunID + ".parquet"
+	tmpPrefix := "." + name + "."
+	var errs []error
+	for _, t := range AllTables() {
+		tdir := filepath.Join(d.root, string(t))
+		parts, err := os.ReadDir(tdir)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("schema: listing %s: %w", tdir, err))
+			}
+			continue
+		}
+		for _, pd := range parts {
+			if !pd.IsDir() || !strings.HasPrefix(pd.Name(), "crawl=") {
+				continue
+			}
+			pdir := filepath.Join(tdir, pd.Name())
+			files, err := os.ReadDir(pdir)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("schema: listing %s: %w", pdir, err))
+				continue
+			}
+			removed := 0
+			for _, f := range files {
+				p := filepath.Join(pdir, f.Name())
+				stale := f.Name() == name && !kept[p] ||
+					strings.HasPrefix(f.Name(), tmpPrefix) && strings.HasSuffix(f.Name(), ".tmp")
+				if !stale {
+					continue
+				}
+				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+					errs = append(errs, fmt.Errorf("schema: removing stale %s: %w", p, err))
+					continue
+				}
+				removed++
+			}
+			if removed > 0 && removed == len(files) {
+				_ = os.Remove(pdir) // only if empty; another run's file keeps it
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Abort removes every temporary file and ends the dataset; nothing this
+// dataset wrote is left. It returns nil and does nothing once Commit has
+// started (Commit cleans up after itself), so it can always be deferred.
+func (d *Dataset) Abort() error {
+	d.mu.Lock()
+	if d.state != stateOpen {
+		d.mu.Unlock()
+		return nil
+	}
+	d.state = stateDone
+	d.mu.Unlock()
+	for _, t := range d.tables {
+		t.lock()
+	}
+	defer func() {
+		for _, t := range d.tables {
+			t.unlock()
+		}
+	}()
+	return d.removeTemps()
+}

@@ -1,0 +1,18 @@
+package schema
+
+import "errors"
+
+// Errors a Dataset returns. Environment failures (a directory that cannot
+// be created, a full disk, a failed rename) are returned wrapped with %w
+// and the name of the file they concern, so errors.Is finds the underlying
+// syscall error as well.
+var (
+	// ErrClosed is returned by Write and Commit after Commit or Abort.
+	ErrClosed = errors.New("schema: dataset already committed or aborted")
+	// ErrFailed is wrapped by every call after a write failed: the dataset
+	// must be aborted.
+	ErrFailed = errors.New("schema: dataset failed")
+	// ErrUnsafeName is wrapped when a run id or crawl name cannot be made
+	// into a file name inside the dataset's root.
+	ErrUnsafeName = errors.New("schema: unsafe name")
+)

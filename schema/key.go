@@ -1,0 +1,69 @@
+package schema
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Key identifies the capture a row describes. Every row type embeds it
+// first, so capture_id, crawl, url and host lead every table.
+//
+// A Key is a plain value: copy it into each row of a capture.
+type Key struct {
+	// Identifier of the capture, stable across runs over the same input: 32
+	// lower-case hex digits computed by CaptureID from the WARC-Record-ID, or
+	// from the input's base name and the record's byte offset when the record
+	// has no id. Joins every table to captures.
+	CaptureID string `parquet:"capture_id,dict"`
+	// Crawl (collection) the capture belongs to: robotstat's --crawl, else
+	// the WARC warcinfo isPartOf. NULL when unknown. Also the Hive partition
+	// key: files live under crawl=NAME/, or crawl=__HIVE_DEFAULT_PARTITION__/
+	// when NULL.
+	Crawl string `parquet:"crawl,optional,dict"`
+	// URL of the robots.txt fetch as recorded (WARC-Target-URI or the dump's
+	// url field).
+	URL string `parquet:"url,dict"`
+	// Host part of url, lower-cased, without port.
+	Host string `parquet:"host,dict"`
+}
+
+// crawl reports the partition the row belongs to. It is promoted to every
+// row type, which is what lets TableWriter route rows without reflection.
+func (k Key) crawl() string { return k.Crawl }
+
+// CaptureID returns the capture_id of a capture: the SHA-256 of a
+// description of where the record lives, cut to 128 bits and written as 32
+// lower-case hex digits. With a WARC-Record-ID (angle brackets and
+// surrounding space ignored) the description is "warc:" followed by the id,
+// so the same record has the same id wherever its file is. Without one it is
+// "src:" followed by the base name of source (the last element of a path or
+// URL path) and "@" and the decimal offset, so moving or re-downloading the
+// input does not change the id.
+//
+// 128 bits keep the chance of any collision below 1e-18 for a billion
+// captures; 64 would give a few percent.
+func CaptureID(recordID, source string, offset int64) string {
+	var buf [128]byte
+	b := buf[:0]
+	id := strings.TrimSpace(recordID)
+	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
+	if id != "" {
+		b = append(b, "warc:"...)
+		b = append(b, id...)
+	} else {
+		base := source
+		if i := strings.IndexAny(base, "?#"); i >= 0 && strings.Contains(base, "://") {
+			base = base[:i]
+		}
+		base = path.Base(strings.ReplaceAll(base, "\\", "/"))
+		b = append(b, "src:"...)
+		b = append(b, base...)
+		b = append(b, '@')
+		b = strconv.AppendInt(b, offset, 10)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}

@@ -1,0 +1,107 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// SchemaVersion is the version of the tables' layout, recorded in every
+// file's metadata as robotstat.schema_version. It changes whenever a column
+// is added, removed, renamed or changes type or meaning.
+const SchemaVersion = "1"
+
+// Defaults for Options.
+const (
+	// DefaultRowGroupRows matches DuckDB's own row group size, the unit it
+	// reads in parallel.
+	DefaultRowGroupRows = 122880
+	// DefaultRowGroupBytes caps the uncompressed bytes a table buffers for a
+	// row group before it is flushed, whatever the row count, so memory stays
+	// bounded for wide rows.
+	DefaultRowGroupBytes = 64 << 20
+	// DefaultDictionaryBytes caps each string column's dictionary per row
+	// group; past it the column falls back to plain pages for the rest of the
+	// row group (high-cardinality columns such as url).
+	DefaultDictionaryBytes = 1 << 20
+)
+
+// Options configures a Dataset. The zero value is not valid: Dir and RunID
+// are required. Create applies the defaults and calls Validate.
+type Options struct {
+	// Dir is the dataset's root (robotstat's --out). It is created if it
+	// does not exist. Nothing is written outside it.
+	Dir string
+	// RunID names the files this dataset writes (part-<RunID>.parquet) and
+	// should be a function of the inputs, the shard and the options that
+	// shape the numbers (e.g. a hex hash), so that running the same inputs
+	// into the same Dir replaces the earlier output. 1 to 128 letters,
+	// digits, '-' and '_'.
+	RunID string
+	// Tables to write; empty means DefaultTables. The writers of other
+	// tables are nil, and a nil TableWriter discards rows.
+	Tables []TableName
+	// Version is robotstat's version, recorded as robotstat.version and in
+	// the files' created_by. Empty means "devel".
+	Version string
+	// Metadata holds the options that shape the numbers (parse limit, bot
+	// catalog version, shard, ...), recorded in every file's key/value
+	// metadata as robotstat.option.<key>. Keys must be non-empty and may not
+	// contain white space or '='.
+	Metadata map[string]string
+	// RowGroupRows is the most rows per row group; 0 means
+	// DefaultRowGroupRows.
+	RowGroupRows int64
+	// RowGroupBytes is the most uncompressed bytes buffered per row group;
+	// 0 means DefaultRowGroupBytes.
+	RowGroupBytes int64
+	// DictionaryBytes is the most bytes of one column's dictionary per row
+	// group; 0 means DefaultDictionaryBytes.
+	DictionaryBytes int64
+}
+
+// withDefaults returns a copy of o with zero fields set to their defaults.
+func (o Options) withDefaults() Options {
+	if len(o.Tables) == 0 {
+		o.Tables = DefaultTables()
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	if o.RowGroupRows == 0 {
+		o.RowGroupRows = DefaultRowGroupRows
+	}
+	if o.RowGroupBytes == 0 {
+		o.RowGroupBytes = DefaultRowGroupBytes
+	}
+	if o.DictionaryBytes == 0 {
+		o.DictionaryBytes = DefaultDictionaryBytes
+	}
+	return o
+}
+
+// Validate reports every problem with o at once (zero sizes are accepted:
+// they mean the defaults).
+func (o Options) Validate() error {
+	var errs []error
+	if o.Dir == "" {
+		errs = append(errs, errors.New("schema: Options.Dir is empty"))
+	}
+	if err := validRunID(o.RunID); err != nil {
+		errs = append(errs, err)
+	}
+	for _, t := range o.Tables {
+		if !t.Valid() {
+			errs = append(errs, fmt.Errorf("schema: unknown table %q", t))
+		}
+	}
+	for k := range o.Metadata {
+		if k == "" || strings.ContainsAny(k, " \t\r\n=") {
+			errs = append(errs, fmt.Errorf("schema: metadata key %q must be non-empty without white space or '='", k))
+		}
+	}
+	if o.RowGroupRows < 0 || o.RowGroupBytes < 0 || o.DictionaryBytes < 0 {
+		errs = append(errs, errors.New("schema: negative row group or dictionary size"))
+	}
+	return errors.Join(errs...)
+}

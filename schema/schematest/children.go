@@ -1,0 +1,121 @@
+package schematest
+
+import (
+	"strings"
+
+	"github.com/robotstat/robotstat/schema"
+)
+
+// Catalog is the fixture's bot catalog: every capture has one bots row per
+// entry.
+var Catalog = [...]struct{ Bot, Operator, Category string }{
+	{"GPTBot", "OpenAI", schema.CategoryAITraining},
+	{"CCBot", "Common Crawl", schema.CategoryAIData},
+	{"ClaudeBot", "Anthropic", schema.CategoryAITraining},
+}
+
+// fixture groups, by index: the * group, a stacked group naming GPTBot and
+// CCBot, and a Google-Extended group with an empty disallow.
+var groupAgents = [...][]string{{"*"}, {"GPTBot", "CCBot/2.0"}, {"Google-Extended"}}
+var groupTokens = [...][]string{{"*"}, {"gptbot", "ccbot"}, {"google-extended"}}
+
+// add appends the rows that describe capture i (whose captures row is c)
+// to every table but captures.
+func (r *Rows) add(i int, c schema.CaptureRow) {
+	k := c.Key
+	parsed := c.Outcome == schema.OutcomeParsed
+	named := map[string]bool{}
+	if parsed {
+		line := int32(1)
+		for g := range int(c.Groups) {
+			row := schema.GroupRow{
+				Key:             k,
+				GroupIndex:      int32(g),
+				FirstLine:       line,
+				UserAgents:      groupAgents[g],
+				ProductTokens:   groupTokens[g],
+				IsStar:          g == 0,
+				DisallowRules:   1,
+				EmptyDisallow:   g == 2,
+				OtherDirectives: []string{},
+			}
+			if g == 0 {
+				row.AllowRules = 1
+			}
+			if g == 1 && i%2 == 0 {
+				d := 10.0
+				row.CrawlDelay = &d
+				row.OtherDirectives = []string{"crawl-delay"}
+			}
+			r.Groups = append(r.Groups, row)
+			line += int32(len(groupAgents[g]))
+			pattern := "/"
+			switch g {
+			case 0:
+				pattern = "/private/"
+				r.Rules = append(r.Rules, schema.RuleRow{Key: k, GroupIndex: 0, Line: line, Directive: schema.DirectiveAllow, Pattern: "/private/ok$", PatternNormalized: "/private/ok$"})
+				line++
+			case 2:
+				pattern = ""
+			}
+			r.Rules = append(r.Rules, schema.RuleRow{Key: k, GroupIndex: int32(g), Line: line, Directive: schema.DirectiveDisallow, Pattern: pattern, PatternNormalized: pattern})
+			line++
+			for _, tok := range groupTokens[g] {
+				named[tok] = true
+				r.Agents = append(r.Agents, schema.AgentRow{
+					Key: k, Token: tok, Groups: 1,
+					AllowRules:    row.AllowRules,
+					DisallowRules: 1,
+					DisallowRoot:  pattern == "/",
+					RootAllowed:   pattern != "/",
+				})
+			}
+		}
+		r.Sitemaps = append(r.Sitemaps, schema.SitemapRow{Key: k, Line: line + 1, SitemapURL: "https://" + k.Host + "/sitemap.xml"})
+		r.Directives = append(r.Directives,
+			schema.DirectiveRow{Key: k, Directive: "user-agent", Count: c.UserAgentLines, FirstLine: 1, FirstValue: "*", Kind: schema.KindStandard, Canonical: "user-agent"},
+			schema.DirectiveRow{Key: k, Directive: "disallow", Count: c.DisallowRules, FirstLine: 3, FirstValue: "/private/", Kind: schema.KindStandard, Canonical: "disallow"},
+			schema.DirectiveRow{Key: k, Directive: "sitemap", Count: 1, FirstLine: line + 1, FirstValue: "https://" + k.Host + "/sitemap.xml", Kind: schema.KindExtension, Canonical: "sitemap"},
+		)
+		if i%3 == 0 {
+			r.Directives = append(r.Directives, schema.DirectiveRow{
+				Key: k, Directive: "content-signal", Count: 1, FirstLine: 1, FirstValue: "search=yes, ai-train=no",
+				Kind: schema.KindExtension, Canonical: "content-signal",
+				Signals: []schema.Signal{{Key: "search", Value: "yes"}, {Key: "ai-train", Value: "no"}},
+			})
+		}
+		if i%20 == 0 {
+			r.Directives = append(r.Directives, schema.DirectiveRow{Key: k, Directive: "dissallow", Count: 1, FirstLine: 2, FirstValue: "/tmp/", Kind: schema.KindTypo, Canonical: "disallow"})
+			r.Directives = append(r.Directives, schema.DirectiveRow{Key: k, Directive: "foo", Count: 1, FirstLine: 4, FirstValue: "bar", Kind: schema.KindUnknown})
+			r.Diagnostics = append(r.Diagnostics, schema.DiagnosticRow{Key: k, Line: 4, Code: "missing-colon", Message: "line has no colon after the key", Value: "foo bar"})
+		}
+	}
+	if c.LooksHTML {
+		r.Diagnostics = append(r.Diagnostics, schema.DiagnosticRow{Key: k, Code: "html-body", Message: "body looks like an HTML page"})
+	}
+	for _, b := range Catalog {
+		row := schema.BotRow{Key: k, Bot: b.Bot, Operator: b.Operator, Category: b.Category}
+		var allowed bool
+		switch c.Outcome {
+		case schema.OutcomeParsed:
+			switch {
+			case named[strings.ToLower(b.Bot)]:
+				row.Matched, row.Verdict, row.Somesite, row.CIC, row.CCClass = schema.MatchedNamed, schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll
+			default:
+				row.Matched, row.Verdict, row.Somesite, row.CIC, row.CCClass = schema.MatchedStar, schema.VerdictPartial, schema.VerdictPartial, schema.CICSome, schema.CCClassAllowPart
+				allowed = true
+			}
+		case schema.OutcomeUnavailable:
+			row.Matched, row.Verdict, row.Somesite, row.CIC, row.CCClass = schema.MatchedNone, schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll
+			allowed = true
+		case schema.OutcomeUnreachable:
+			row.Matched, row.Verdict, row.Somesite, row.CIC, row.CCClass = schema.MatchedNone, schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll
+		default:
+			row.Matched, row.Verdict, row.Somesite, row.CIC, row.CCClass = schema.MatchedNone, schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown
+		}
+		if row.Verdict != schema.VerdictUnknown {
+			row.RootAllowed = &allowed
+		}
+		r.Bots = append(r.Bots, row)
+	}
+}

@@ -1,0 +1,207 @@
+// Package schematest builds deterministic robotstat datasets for tests: the
+// schema package's own, the independent readers' in scripts/verify, and any
+// package that wants real Parquet output without running the pipeline.
+//
+// The rows are synthetic but exercise every column: three crawls (one of
+// them unknown), every outcome, NULLs in every nullable column, lists of
+// zero, one and several elements, and every table.
+package schematest
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/robotstat/robotstat/schema"
+)
+
+// Crawls are the crawls fixture captures are spread over, in turn; the last
+// is unknown.
+var Crawls = [...]string{"CC-MAIN-2024-33", "CC-MAIN-2024-38", ""}
+
+// Base is the fetch time of capture 0; capture i was fetched i minutes
+// later.
+var Base = time.Date(2024, 8, 3, 12, 0, 0, 0, time.UTC)
+
+// Rows holds the rows of every table of a fixture dataset.
+//
+// A Rows is not safe for concurrent mutation; its slices may be read
+// concurrently.
+type Rows struct {
+	Captures    []schema.CaptureRow
+	Groups      []schema.GroupRow
+	Agents      []schema.AgentRow
+	Bots        []schema.BotRow
+	Directives  []schema.DirectiveRow
+	Rules       []schema.RuleRow
+	Sitemaps    []schema.SitemapRow
+	Diagnostics []schema.DiagnosticRow
+}
+
+// Generate returns the rows of n captures: Range(0, n).
+func Generate(n int) *Rows { return Range(0, n) }
+
+// Range returns the rows of captures from to to-1: Capture(i) and the rows
+// of the other tables that describe it. Ranges that do not overlap hold
+// different captures, so concurrent writers can each take one.
+func Range(from, to int) *Rows {
+	r := &Rows{}
+	for i := from; i < to; i++ {
+		c := Capture(i)
+		r.Captures = append(r.Captures, c)
+		r.add(i, c)
+	}
+	return r
+}
+
+// Count returns how many rows of table t the fixture holds.
+func (r *Rows) Count(t schema.TableName) int {
+	switch t {
+	case schema.Captures:
+		return len(r.Captures)
+	case schema.Groups:
+		return len(r.Groups)
+	case schema.Agents:
+		return len(r.Agents)
+	case schema.Bots:
+		return len(r.Bots)
+	case schema.Directives:
+		return len(r.Directives)
+	case schema.Rules:
+		return len(r.Rules)
+	case schema.Sitemaps:
+		return len(r.Sitemaps)
+	case schema.Diagnostics:
+		return len(r.Diagnostics)
+	}
+	return 0
+}
+
+// Write writes every table's rows to ds in batches of batch rows (all of
+// them at once when batch <= 0). It does not commit.
+func (r *Rows) Write(ds *schema.Dataset, batch int) error {
+	return firstErr(
+		write(ds.Captures(), r.Captures, batch),
+		write(ds.Groups(), r.Groups, batch),
+		write(ds.Agents(), r.Agents, batch),
+		write(ds.Bots(), r.Bots, batch),
+		write(ds.Directives(), r.Directives, batch),
+		write(ds.Rules(), r.Rules, batch),
+		write(ds.Sitemaps(), r.Sitemaps, batch),
+		write(ds.Diagnostics(), r.Diagnostics, batch),
+	)
+}
+
+func write[T schema.Row](w *schema.TableWriter[T], rows []T, batch int) error {
+	if batch <= 0 {
+		batch = max(len(rows), 1)
+	}
+	for len(rows) > 0 {
+		n := min(batch, len(rows))
+		if err := w.Write(rows[:n]); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Status returns the HTTP status of capture i: 200 for i%10 in 0..5, none
+// (0) for 6, 404 for 7, 503 for 8 and 301 for 9.
+func Status(i int) int32 {
+	return [...]int32{200, 200, 200, 200, 200, 200, 0, 404, 503, 301}[i%10]
+}
+
+// Key returns the Key of capture i.
+func Key(i int) schema.Key {
+	host := fmt.Sprintf("site%d.example", i)
+	return schema.Key{
+		CaptureID: schema.CaptureID(fmt.Sprintf("<urn:uuid:00000000-0000-0000-0000-%012d>", i), "", 0),
+		Crawl:     Crawls[i%len(Crawls)],
+		URL:       "https://" + host + "/robots.txt",
+		Host:      host,
+	}
+}
+
+// Capture returns the captures row of capture i. It allocates only the
+// row's strings, so it can generate millions of rows in a loop.
+func Capture(i int) schema.CaptureRow {
+	k := Key(i)
+	status := Status(i)
+	c := schema.CaptureRow{
+		Key:          k,
+		Source:       fmt.Sprintf("CC-MAIN-%05d.warc.gz", i/1000),
+		RecordOffset: int64(i%1000) * 4096,
+		WARCRecordID: strings.Trim(fmt.Sprintf("<urn:uuid:00000000-0000-0000-0000-%012d>", i), "<>"),
+		Scheme:       "https",
+		Port:         443,
+		RobotsPath:   true,
+		IP:           fmt.Sprintf("192.0.2.%d", i%250+1),
+		HTTPStatus:   status,
+		ContentType:  "text/plain",
+		LineEndings:  schema.LineEndingsLF,
+	}
+	if i%4 != 3 {
+		c.RegisteredDomain = k.Host
+	}
+	if i%11 != 10 {
+		c.FetchTime = Base.Add(time.Duration(i) * time.Minute)
+	}
+	switch {
+	case status == 200 || status == 0:
+		c.Outcome = schema.OutcomeParsed
+		c.StatusClass = schema.StatusClassSuccess
+		groups := int32(i%3 + 1)
+		c.BodyBytes = int64(40 + 30*groups)
+		c.ParsedBytes = c.BodyBytes
+		c.Groups = groups
+		c.UserAgentLines = groups
+		c.DisallowRules = groups
+		c.AllowRules = 1
+		c.Lines = 2*groups + 3
+		c.DirectiveLines = 2*groups + 2
+		c.BlankLines = 1
+		c.Sitemaps = 1
+		c.NonstandardLines = 1
+		c.RulesWithStar = int32(i % 2)
+		c.StarDisallowsRoot = i%6 == 0
+		c.BodyDigest = fmt.Sprintf("sha1:%032X", i)
+		if i%4 == 0 {
+			c.Template = "wordpress"
+		}
+		if i%20 == 0 {
+			c.TypoLines, c.MissingColonLines, c.InvalidLines, c.Lines = 1, 1, 1, c.Lines+1
+			c.LineEndings, c.BOM = schema.LineEndingsCRLF, true
+		}
+	case status == 404:
+		c.Outcome = schema.OutcomeUnavailable
+		c.StatusClass = schema.StatusClassNotFound
+		c.ContentType = "text/html"
+		c.BodyBytes, c.ParsedBytes = 1200, 1200
+		c.LooksHTML = true
+	case status == 503:
+		c.Outcome = schema.OutcomeUnreachable
+		c.StatusClass = schema.StatusClassDeferVisits
+		c.ContentType = ""
+		c.LineEndings = schema.LineEndingsNone
+	case status == 301:
+		c.Outcome = schema.OutcomeRedirect
+		c.StatusClass = schema.StatusClassRedirect
+		c.RedirectTarget = "https://www." + k.Host + "/robots.txt"
+		c.ContentType = ""
+		c.LineEndings = schema.LineEndingsNone
+	}
+	if i%5 != 0 {
+		c.Rank = int64(i + 1)
+	}
+	return c
+}

@@ -1,0 +1,219 @@
+package schema
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Row is the set of row types, one per table. Only this package's types
+// satisfy it: each embeds Key, through which a TableWriter finds the row's
+// crawl partition.
+type Row interface {
+	CaptureRow | GroupRow | AgentRow | BotRow | DirectiveRow | RuleRow | SitemapRow | DiagnosticRow
+	crawl() string
+}
+
+// TableWriter writes the rows of one table of a Dataset: one Parquet file
+// per crawl partition, each opened on the first row of its crawl.
+//
+// A TableWriter is safe for concurrent use by several goroutines. Each
+// Write encodes its batch under the table's lock, so workers writing
+// different tables encode in parallel while writes to one table are
+// serialised; batches of a few hundred rows or more keep the lock's cost
+// negligible. A nil *TableWriter (a table not in Options.Tables) accepts and
+// discards rows, so callers need not branch on the tables the user chose.
+type TableWriter[T Row] struct {
+	ds   *Dataset
+	name TableName
+	base []parquet.WriterOption // options common to every file of the table
+
+	mu    sync.Mutex
+	parts map[string]*part[T] // by crawl
+	rows  int64
+}
+
+// part is one file of a table: the rows of one crawl.
+type part[T Row] struct {
+	crawl string
+	file  *atomicFile
+	w     *parquet.GenericWriter[T]
+	rows  int64
+}
+
+func newTableWriter[T Row](ds *Dataset, name TableName) *TableWriter[T] {
+	o := &ds.opts
+	return &TableWriter[T]{
+		ds:   ds,
+		name: name,
+		base: []parquet.WriterOption{
+			parquet.Compression(ds.codec),
+			parquet.MaxRowsPerRowGroup(o.RowGroupRows),
+			parquet.DictionaryMaxBytes(o.DictionaryBytes),
+			parquet.CreatedBy("robotstat", o.Version, ""),
+		},
+		parts: make(map[string]*part[T]),
+	}
+}
+
+// Name returns the table's name; "" for a nil TableWriter.
+func (t *TableWriter[T]) Name() TableName {
+	if t == nil {
+		return ""
+	}
+	return t.name
+}
+
+// Enabled reports whether the table is written (t is not nil).
+func (t *TableWriter[T]) Enabled() bool { return t != nil }
+
+// Rows returns how many rows Write has accepted so far.
+func (t *TableWriter[T]) Rows() int64 {
+	if t == nil {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rows
+}
+
+// Write appends rows to the table, each to the file of its crawl
+// (rows[i].Crawl). The rows are encoded before Write returns: the caller may
+// reuse the slice, the strings' backing memory and anything the rows point
+// to. Rows of a batch usually share a crawl; consecutive rows of the same
+// crawl are written in one call to the Parquet writer.
+//
+// An error is an environment failure (a full disk, an unwritable
+// directory) or a crawl name that cannot be a directory; it names the file
+// and wraps the cause. After an error the dataset is failed: every later
+// Write and Commit returns ErrFailed, and the caller should Abort.
+func (t *TableWriter[T]) Write(rows []T) error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.ds.usable(); err != nil {
+		return err
+	}
+	for len(rows) > 0 {
+		crawl := rows[0].crawl()
+		n := 1
+		for n < len(rows) && rows[n].crawl() == crawl {
+			n++
+		}
+		p, err := t.part(crawl)
+		if err != nil {
+			return t.ds.fail(err)
+		}
+		if err := p.write(rows[:n], t.ds.opts.RowGroupBytes); err != nil {
+			return t.ds.fail(err)
+		}
+		t.rows += int64(n)
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// part returns the file of crawl, creating its directory and temporary file
+// on first use. The caller holds t.mu.
+func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
+	if p, ok := t.parts[crawl]; ok {
+		return p, nil
+	}
+	elem, err := partitionDir(crawl)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %s: %w", t.name, err)
+	}
+	dir := filepath.Join(t.ds.root, string(t.name), elem)
+	final := filepath.Join(dir, "part-"+t.ds.opts.RunID+".parquet")
+	if !within(t.ds.root, final) {
+		return nil, fmt.Errorf("%w: %s is outside %s", ErrUnsafeName, final, t.ds.root)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, fmt.Errorf("schema: creating directory for %s: %w", final, err)
+	}
+	f, err := createAtomic(final, t.ds.wrap)
+	if err != nil {
+		return nil, err
+	}
+	opts := append(append([]parquet.WriterOption(nil), t.base...), fileMetadata(&t.ds.opts, t.name, crawl)...)
+	p := &part[T]{crawl: crawl, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
+	t.parts[crawl] = p
+	return p, nil
+}
+
+// write encodes rows and ends the row group early when its buffered size
+// passes maxBytes (the row count limit is the Parquet writer's own).
+func (p *part[T]) write(rows []T, maxBytes int64) error {
+	if _, err := p.w.Write(rows); err != nil {
+		return fmt.Errorf("schema: encoding rows for %s: %w", p.file.final, err)
+	}
+	p.rows += int64(len(rows))
+	// Size counts bytes written plus the current row group's uncompressed
+	// estimate; what reached the file is p.file.n, give or take the
+	// writer's 32 KiB buffer.
+	if p.w.Size()-p.file.n > maxBytes {
+		if err := p.w.Flush(); err != nil {
+			return fmt.Errorf("schema: flushing row group of %s: %w", p.file.final, err)
+		}
+	}
+	return nil
+}
+
+// The methods below implement committer; Dataset holds every table's lock
+// while it calls them.
+
+func (t *TableWriter[T]) lock()   { t.mu.Lock() }
+func (t *TableWriter[T]) unlock() { t.mu.Unlock() }
+
+func (t *TableWriter[T]) tableName() TableName { return t.name }
+
+func (t *TableWriter[T]) sortedCrawls() []string {
+	cs := make([]string, 0, len(t.parts))
+	for c := range t.parts {
+		cs = append(cs, c)
+	}
+	sort.Strings(cs)
+	return cs
+}
+
+// ensureFile gives a table that received no rows one zero-row file in the
+// partition of crawl, so that every enabled table can be opened.
+func (t *TableWriter[T]) ensureFile(crawl string) error {
+	if len(t.parts) > 0 {
+		return nil
+	}
+	_, err := t.part(crawl)
+	return err
+}
+
+// files returns the table's files in crawl order.
+func (t *TableWriter[T]) files() []*atomicFile {
+	cs := t.sortedCrawls()
+	fs := make([]*atomicFile, len(cs))
+	for i, c := range cs {
+		fs[i] = t.parts[c].file
+	}
+	return fs
+}
+
+// finish writes every file's footer and syncs and closes it.
+func (t *TableWriter[T]) finish() error {
+	for _, c := range t.sortedCrawls() {
+		p := t.parts[c]
+		if err := p.w.Close(); err != nil {
+			return fmt.Errorf("schema: writing footer of %s: %w", p.file.final, err)
+		}
+		if err := p.file.sync(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var _ committer = (*TableWriter[CaptureRow])(nil)
