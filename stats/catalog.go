@@ -86,9 +86,10 @@ func (c *Catalog) Bots() []Bot { return c.bots }
 // Len returns the number of bots.
 func (c *Catalog) Len() int { return len(c.bots) }
 
-// Lookup returns the entry whose product token is tok (case-insensitive).
-// It does not allocate.
+// Lookup returns the entry whose product token is the one tok names
+// (case-insensitive; "GPTBot/1.1" looks up gptbot). It does not allocate.
 func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
+	tok = parse.ProductToken(tok)
 	var buf [64]byte
 	if len(tok) > len(buf) {
 		return Bot{}, false

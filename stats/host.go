@@ -83,13 +83,33 @@ func ParseSite(rawURL string) Site {
 		}
 	}
 	if host != "" {
-		if _, err := netip.ParseAddr(host); err != nil {
+		if !looksLikeIP(host) {
 			if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
 				s.RegisteredDomain = d
 			}
 		}
 	}
 	return s
+}
+
+// looksLikeIP reports an IP literal without allocating an error for the
+// common case of a name: IPv6 has a colon, IPv4 only digits and dots.
+func looksLikeIP(h string) bool {
+	digits := true
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if c == ':' {
+			return true
+		}
+		if c != '.' && (c < '0' || c > '9') {
+			digits = false
+		}
+	}
+	if !digits {
+		return false
+	}
+	_, err := netip.ParseAddr(h)
+	return err == nil
 }
 
 func hasUpper(s string) bool {

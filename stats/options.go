@@ -1,0 +1,98 @@
+package stats
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
+)
+
+// Options shape an Analyzer. Start from DefaultOptions; the zero value also
+// works and means the defaults.
+type Options struct {
+	// Tables are the tables to fill. Empty means schema.DefaultTables()
+	// (captures, groups, agents, bots, directives); rules, sitemaps and
+	// diagnostics are opt-in. Rows for a table not listed are not built.
+	Tables []schema.TableName
+	// ParseLimit is how many bytes of a body are parsed (RFC 9309 §2.5):
+	// 0 means parse.DefaultLimit (500 KiB), a negative value no limit. A
+	// positive value below 500 KiB is rejected.
+	ParseLimit int
+	// TooManyRequestsUnreachable treats HTTP 429 as 5xx (complete disallow),
+	// as Google does, instead of RFC 9309's 4xx (allow all).
+	TooManyRequestsUnreachable bool
+	// Catalog is the bot catalog the bots table reports on; nil means
+	// DefaultCatalog().
+	Catalog *Catalog
+	// Templates are the platform fingerprints; nil means DefaultTemplates().
+	Templates *TemplateSet
+	// Ranks, when not nil, fills captures.rank (robotstat analyze --sites).
+	Ranks *RankTable
+}
+
+// DefaultOptions returns the options robotstat analyze uses without flags.
+func DefaultOptions() Options {
+	return Options{
+		Tables:    schema.DefaultTables(),
+		Catalog:   DefaultCatalog(),
+		Templates: DefaultTemplates(),
+	}
+}
+
+// ErrUnknownTable is returned by Validate for a table name that is not one
+// of schema.AllTables().
+var ErrUnknownTable = errors.New("stats: unknown table")
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	for _, t := range o.Tables {
+		if !t.Valid() {
+			return fmt.Errorf("%w: %q", ErrUnknownTable, t)
+		}
+	}
+	if err := (parse.Options{Limit: o.ParseLimit}).Validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// withDefaults fills the nil and empty fields.
+func (o Options) withDefaults() Options {
+	if len(o.Tables) == 0 {
+		o.Tables = schema.DefaultTables()
+	}
+	if o.Catalog == nil {
+		o.Catalog = DefaultCatalog()
+	}
+	if o.Templates == nil {
+		o.Templates = DefaultTemplates()
+	}
+	return o
+}
+
+// Metadata returns the options that shape the numbers, as key/value pairs
+// for the Parquet files' metadata (schema.Options.Metadata).
+func (o Options) Metadata() map[string]string {
+	o = o.withDefaults()
+	limit := o.ParseLimit
+	if limit == 0 {
+		limit = parse.DefaultLimit
+	}
+	m := map[string]string{
+		"robotstat.parse_limit":        fmt.Sprint(limit),
+		"robotstat.429_unreachable":    fmt.Sprint(o.TooManyRequestsUnreachable),
+		"robotstat.bot_catalog":        o.Catalog.Version(),
+		"robotstat.bot_catalog_size":   fmt.Sprint(o.Catalog.Len()),
+		"robotstat.templates":          o.Templates.Version(),
+		"robotstat.verdict_definition": verdictDefinitionVersion,
+	}
+	if o.Ranks != nil {
+		m["robotstat.sites_ranked"] = fmt.Sprint(o.Ranks.Len())
+	}
+	return m
+}
+
+// verdictDefinitionVersion changes whenever a verdict definition changes,
+// so that numbers from different robotstat versions can be told apart.
+const verdictDefinitionVersion = "1"
