@@ -79,7 +79,10 @@ func TestCaptureRowCases(t *testing.T) {
 		setup func(c *pipeline.Capture, o *Options)
 		check func(t *testing.T, c schema.CaptureRow)
 	}{
-		{"RFC9309_2_3_1_3_404_unavailable", func(c *pipeline.Capture, o *Options) { c.Status = 404; c.Body = []byte("<html><body>Not found</body></html>") },
+		{"RFC9309_2_3_1_3_404_unavailable", func(c *pipeline.Capture, o *Options) {
+			c.Status = 404
+			c.Body = []byte("<html><body>Not found</body></html>")
+		},
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Outcome != "unavailable" || c.StatusClass != "notfound" || c.Lines != 0 || c.ParsedBytes != 0 || !c.LooksHTML || c.Groups != 0 {
 					t.Errorf("%+v", c)

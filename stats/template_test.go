@@ -50,18 +50,18 @@ func TestTemplatesSynthetic(t *testing.T) {
 
 func TestTemplatesRealFiles(t *testing.T) {
 	want := map[string]string{
-		"www.atv-quad-magazin.com-robots.txt":   "wordpress",
-		"de.dreametech.com-robots.txt":          "shopify",
-		"www.agrarheute.com-robots.txt":         "drupal",
-		"www.abda.de-robots.txt":                "typo3",
-		"www.businessandmore.de-robots.txt":     "joomla",
-		"www.burdastyle.de-robots.txt":          "magento",
+		"www.atv-quad-magazin.com-robots.txt":    "wordpress",
+		"de.dreametech.com-robots.txt":           "shopify",
+		"www.agrarheute.com-robots.txt":          "drupal",
+		"www.abda.de-robots.txt":                 "typo3",
+		"www.businessandmore.de-robots.txt":      "joomla",
+		"www.burdastyle.de-robots.txt":           "magento",
 		"www.fondazionecapellino.org-robots.txt": "hubspot",
-		"www.boehme-zeitung.de-robots.txt":      "squarespace",
-		"www.it-times.de-robots.txt":            "cloudflare-managed",
-		"www.tagesschau.de-robots.txt":          "",
-		"www.garmin.com-robots.txt":             "",
-		"www.areamobile.de-robots.txt":          "",
+		"www.boehme-zeitung.de-robots.txt":       "squarespace",
+		"www.it-times.de-robots.txt":             "cloudflare-managed",
+		"www.tagesschau.de-robots.txt":           "",
+		"www.garmin.com-robots.txt":              "",
+		"www.areamobile.de-robots.txt":           "",
 	}
 	for name, tmpl := range want {
 		t.Run(name, func(t *testing.T) {
