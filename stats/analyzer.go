@@ -413,7 +413,7 @@ func (a *Analyzer) agentRows(key schema.Key, dst *Rows) {
 				}
 			}
 		}
-		row.RootAllowed = a.vd.For(id, m).RootAllowed
+		row.RootAllowed = a.vd.RootAllowed(id, m)
 		if !ag.Star {
 			if b, ok := a.opts.Catalog.Lookup(ag.Token); ok {
 				row.Bot, row.Operator, row.Category = b.Token, b.Operator, b.Category

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"bytes"
+	"slices"
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
@@ -73,6 +75,7 @@ type Verdicter struct {
 	// scratch for witnesses and cic's lists
 	buf, url  []byte
 	dis, alls [][]byte
+	order, uniq [][2]int32
 	// witness results of the current computation
 	allowed, disallowed bool
 }
@@ -101,7 +104,9 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 		if len(val) > 0 && val[len(val)-1] == '$' {
 			val = val[:len(val)-1]
 		}
-		v.paths = append(v.paths, val...)
+		// Store the path somesite will test, once per distinct path.
+		p := somesitePath(val)
+		v.paths = append(v.paths, p...)
 		v.spans = append(v.spans, int32(len(v.paths)))
 	}
 	if rawValues != nil {
@@ -113,6 +118,35 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 			add(r.Rules()[i].Raw)
 		}
 	}
+	v.dedupPaths()
+}
+
+// dedupPaths sorts the somesite paths and drops repeats: a blocklist of a
+// hundred "Disallow: /" groups tests "/" once.
+func (v *Verdicter) dedupPaths() {
+	v.order = v.order[:0]
+	start := int32(0)
+	for _, end := range v.spans {
+		v.order = append(v.order, [2]int32{start, end})
+		start = end
+	}
+	slices.SortFunc(v.order, func(a, b [2]int32) int {
+		return bytes.Compare(v.paths[a[0]:a[1]], v.paths[b[0]:b[1]])
+	})
+	v.uniq = v.uniq[:0]
+	for i, o := range v.order {
+		if i > 0 && bytes.Equal(v.paths[o[0]:o[1]], v.paths[v.order[i-1][0]:v.order[i-1][1]]) {
+			continue
+		}
+		v.uniq = append(v.uniq, o)
+	}
+}
+
+// RootAllowed reports whether "/" may be fetched by an agent that Lookup
+// resolved to (id, m), after the status outcome; false for a redirect.
+// It is For(id, m).RootAllowed without computing the verdicts.
+func (v *Verdicter) RootAllowed(id parse.SetID, m parse.Match) bool {
+	return v.r.DecideSet(id, m, "/").Allowed
 }
 
 // For returns the verdicts for an agent that Lookup resolved to (id, m).
@@ -135,8 +169,14 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	var out Verdicts
 	out.Known = true
 	out.RootAllowed = v.r.DecideSet(id, m, "/").Allowed
-	out.Verdict = v.robotstat(id, m)
-	out.Somesite = v.somesite(id, m)
+	if v.blocksEverything(id) {
+		// A universal disallow and no allow: every path is disallowed, so
+		// every witness and every somesite path would be.
+		out.Verdict, out.Somesite = VerdictFull, VerdictFull
+	} else {
+		out.Verdict = v.robotstat(id, m)
+		out.Somesite = v.somesite(id, m)
+	}
 	out.CIC = v.cic(id)
 	out.CCClass = v.ccClass(id, m)
 	v.cache[id], v.done[id] = out, true
@@ -189,8 +229,13 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], probePath...)) {
 		return VerdictPartial
 	}
-	// Allow rules first: they are what can make a Disallow: / partial.
-	for _, want := range [...]parse.Directive{parse.Allow, parse.Disallow} {
+	// Look first among the rules that can supply what is still missing:
+	// allow rules make a blocked root partial, disallow rules an allowed one.
+	order := [...]parse.Directive{parse.Allow, parse.Disallow}
+	if v.allowed {
+		order = [...]parse.Directive{parse.Disallow, parse.Allow}
+	}
+	for _, want := range order {
 		for _, g := range sg {
 			for i := range groups[g].Rules {
 				ru := &groups[g].Rules[i]
@@ -207,6 +252,51 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		return VerdictNone
 	}
 	return VerdictPartial
+}
+
+// blocksEverything reports a set with no non-empty allow rule and a
+// disallow rule whose pattern matches every path ("/", "/*", "*", "/*$",
+// ...): a shortcut, not a definition; robotstat and somesite would find the
+// same by probing.
+func (v *Verdicter) blocksEverything(id parse.SetID) bool {
+	groups := v.r.Groups()
+	universal := false
+	for _, g := range v.r.SetGroups(id) {
+		for i := range groups[g].Rules {
+			ru := &groups[g].Rules[i]
+			if ru.Empty {
+				continue
+			}
+			if ru.Directive == parse.Allow {
+				return false
+			}
+			if !universal {
+				universal = isUniversal(ru.Pattern)
+			}
+		}
+	}
+	return universal
+}
+
+// isUniversal reports whether a normalised pattern matches every path: an
+// optional "/" followed only by "*", with at least one "*" when there is a
+// "$" at the end.
+func isUniversal(pat []byte) bool {
+	anchored := len(pat) > 0 && pat[len(pat)-1] == '$'
+	if anchored {
+		pat = pat[:len(pat)-1]
+	}
+	if len(pat) > 0 && pat[0] == '/' {
+		pat = pat[1:]
+	} else if len(pat) == 0 {
+		return false
+	}
+	for _, c := range pat {
+		if c != '*' {
+			return false
+		}
+	}
+	return !anchored || len(pat) > 0
 }
 
 // try decides one witness path and reports whether both an allowed and a
@@ -274,10 +364,8 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
 		return VerdictPartial
 	}
-	start := int32(0)
-	for _, end := range v.spans {
-		p := somesitePath(v.paths[start:end])
-		start = end
+	for _, o := range v.uniq {
+		p := v.paths[o[0]:o[1]]
 		b := v.buf[:0]
 		if len(p) == 0 || p[0] != '/' {
 			b = append(b, '/')

@@ -184,3 +184,12 @@ func TestVerdictsNoAllocs(t *testing.T) {
 		t.Errorf("allocs per file = %v, want 0", n)
 	}
 }
+
+func TestIsUniversal(t *testing.T) {
+	for pat, want := range map[string]bool{"/": true, "/*": true, "*": true, "/**": true, "/*$": true, "*$": true,
+		"/$": false, "$": false, "": false, "/a": false, "/*a": false, "a": false} {
+		if got := isUniversal([]byte(pat)); got != want {
+			t.Errorf("%q: %v", pat, got)
+		}
+	}
+}

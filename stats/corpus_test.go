@@ -1,0 +1,150 @@
+package stats
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/schema"
+)
+
+// corpusFiles lists the real robots.txt files of the shared corpus
+// (../../shared/corpus/robots, see its README for sources and licences),
+// falling back to the copies in testdata/avuim.
+func corpusFiles(t testing.TB) []string {
+	files, _ := filepath.Glob("../../shared/corpus/robots/*/*robots.txt")
+	if len(files) == 0 {
+		files, _ = filepath.Glob("testdata/avuim/*-robots.txt")
+	}
+	if len(files) == 0 {
+		t.Skip("no corpus")
+	}
+	return files
+}
+
+// TestCorpusInvariants runs every real file through the Analyzer with all
+// tables and checks relations that must hold whatever the file says.
+func TestCorpusInvariants(t *testing.T) {
+	files := corpusFiles(t)
+	if testing.Short() && len(files) > 100 {
+		files = files[:100]
+	}
+	o := DefaultOptions()
+	o.Tables = schema.AllTables()
+	a, err := NewAnalyzer(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows, again Rows
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &pipeline.Capture{Source: f, URL: "https://" + strings.TrimSuffix(filepath.Base(f), "-robots.txt") + "/robots.txt", Status: 200, Body: body, BodyLen: int64(len(body))}
+		rows.Reset()
+		a.Analyze(c, &rows)
+		cr := rows.Captures[0]
+		name := filepath.Base(f)
+		if sum := cr.BlankLines + cr.CommentLines + cr.DirectiveLines + cr.InvalidLines; sum > cr.Lines || cr.Lines-sum > 1 {
+			t.Errorf("%s: %d lines but %d classified", name, cr.Lines, sum)
+		}
+		if int(cr.Groups) != len(rows.Groups) || cr.AllowRules+cr.DisallowRules != int32(len(rows.Rules)) || int(cr.Sitemaps) != len(rows.Sitemaps) {
+			t.Errorf("%s: table sizes disagree with capture counts", name)
+		}
+		for _, b := range rows.Bots {
+			switch {
+			case b.RootAllowed == nil:
+				t.Errorf("%s %s: root_allowed NULL on a parsed file", name, b.Bot)
+			case b.Verdict == VerdictFull && *b.RootAllowed, b.Verdict == VerdictNone && !*b.RootAllowed:
+				t.Errorf("%s %s: verdict %s with root allowed %v", name, b.Bot, b.Verdict, *b.RootAllowed)
+			}
+			// Somesite tests a subset of paths, so robotstat's full and
+			// none (claims about every path) imply the same for somesite.
+			if (b.Verdict == VerdictFull || b.Verdict == VerdictNone) && b.Somesite != b.Verdict {
+				t.Errorf("%s %s: verdict %s but somesite %s", name, b.Bot, b.Verdict, b.Somesite)
+			}
+			if b.CIC == CICAll && b.Verdict != VerdictFull || b.CCClass == CCDisallowAll && b.Verdict != VerdictFull && b.Matched != "named" {
+				t.Errorf("%s %s: cic %s cc %s but verdict %s", name, b.Bot, b.CIC, b.CCClass, b.Verdict)
+			}
+		}
+		// Same input, same rows.
+		again.Reset()
+		a.Analyze(c, &again)
+		if !reflect.DeepEqual(rows.Captures, again.Captures) || !reflect.DeepEqual(rows.Bots, again.Bots) ||
+			!reflect.DeepEqual(rows.Groups, again.Groups) || !reflect.DeepEqual(rows.Directives, again.Directives) {
+			t.Errorf("%s: second run differs", name)
+		}
+	}
+}
+
+// TestVerdictOracle compares robotstat's full and none claims with brute
+// force: random small files over a tiny alphabet, every path up to five
+// characters over the same alphabet decided by the real matcher. A full
+// verdict with an allowed path, or a none verdict with a disallowed path,
+// is a bug in the witness method.
+func TestVerdictOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	alpha := []byte("/ab~")
+	var paths []string
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		paths = append(paths, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range alpha {
+			gen(prefix+string(c), n-1)
+		}
+	}
+	gen("/", 5)
+	patChars := []byte("/ab*$")
+	n := 3000
+	if os.Getenv("ORACLE_N") != "" {
+		n = 200000
+	}
+	if testing.Short() {
+		n = 300
+	}
+	var r parse.Robots
+	p := parse.NewParser(parse.Options{})
+	var v Verdicter
+	for i := 0; i < n; i++ {
+		var sb strings.Builder
+		sb.WriteString("User-agent: x\n")
+		for k := rng.IntN(4) + 1; k > 0; k-- {
+			if rng.IntN(2) == 0 {
+				sb.WriteString("Allow: ")
+			} else {
+				sb.WriteString("Disallow: ")
+			}
+			l := rng.IntN(4)
+			if rng.IntN(4) > 0 {
+				sb.WriteByte('/')
+			}
+			for j := 0; j < l; j++ {
+				sb.WriteByte(patChars[rng.IntN(len(patChars))])
+			}
+			sb.WriteByte('\n')
+		}
+		body := sb.String()
+		p.Compile([]byte(body), &r)
+		v.Reset(&r, nil)
+		id, m := r.Lookup("x")
+		got := v.For(id, m).Verdict
+		for _, path := range paths {
+			d := r.DecideSet(id, m, "http://h"+path)
+			if d.Reason == parse.ReasonImplicit {
+				continue
+			}
+			if got == VerdictFull && d.Allowed || got == VerdictNone && !d.Allowed {
+				t.Fatalf("%q: verdict %s but %q is allowed=%v", body, got, path, d.Allowed)
+			}
+		}
+	}
+}
