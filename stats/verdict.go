@@ -73,8 +73,8 @@ type Verdicter struct {
 	paths []byte
 	spans []int32
 	// scratch for witnesses and cic's lists
-	buf, url  []byte
-	dis, alls [][]byte
+	buf, url    []byte
+	dis, alls   [][]byte
 	order, uniq [][2]int32
 	// witness results of the current computation
 	allowed, disallowed bool
