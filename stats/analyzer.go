@@ -76,9 +76,11 @@ type Analyzer struct {
 	tm     templateMatcher
 	in     interner
 
-	seen   map[string]struct{}
-	hexBuf []byte
-	sum    [sha1.Size]byte
+	seen       map[string]struct{}
+	setStats   []agentSetStats
+	noSetStats agentSetStats
+	hexBuf     []byte
+	sum        [sha1.Size]byte
 }
 
 const (
@@ -379,6 +381,13 @@ func (a *Analyzer) agentRows(key schema.Key, dst *Rows) {
 	r := &a.robots
 	clear(a.seen)
 	groups := r.Groups()
+	if n := r.NumSets(); cap(a.setStats) < n {
+		a.setStats = make([]agentSetStats, n)
+	} else {
+		a.setStats = a.setStats[:n]
+	}
+	clear(a.setStats)
+	a.noSetStats = agentSetStats{}
 	for i := range r.Agents() {
 		ag := &r.Agents()[i]
 		var tok string
@@ -398,22 +407,34 @@ func (a *Analyzer) agentRows(key schema.Key, dst *Rows) {
 		}
 		a.seen[tok] = struct{}{}
 		row := schema.AgentRow{Key: key, Token: tok}
-		sg := r.SetGroups(id)
-		row.Groups = int32(len(sg))
-		for _, g := range sg {
-			for j := range groups[g].Rules {
-				ru := &groups[g].Rules[j]
-				if ru.Directive == parse.Allow {
-					row.AllowRules++
-				} else {
-					row.DisallowRules++
-					if string(ru.Pattern) == "/" {
-						row.DisallowRoot = true
+		// Tokens of one stacked group share a set: count its rules once.
+		var st *agentSetStats
+		if id != parse.NoSet {
+			st = &a.setStats[id]
+		} else {
+			st = &a.noSetStats
+		}
+		if !st.done {
+			*st = agentSetStats{done: true}
+			sg := r.SetGroups(id)
+			st.groups = int32(len(sg))
+			for _, g := range sg {
+				for j := range groups[g].Rules {
+					ru := &groups[g].Rules[j]
+					if ru.Directive == parse.Allow {
+						st.allow++
+					} else {
+						st.disallow++
+						if string(ru.Pattern) == "/" {
+							st.disallowRoot = true
+						}
 					}
 				}
 			}
+			st.rootAllowed = a.vd.RootAllowed(id, m)
 		}
-		row.RootAllowed = a.vd.RootAllowed(id, m)
+		row.Groups, row.AllowRules, row.DisallowRules = st.groups, st.allow, st.disallow
+		row.DisallowRoot, row.RootAllowed = st.disallowRoot, st.rootAllowed
 		if !ag.Star {
 			if b, ok := a.opts.Catalog.Lookup(ag.Token); ok {
 				row.Bot, row.Operator, row.Category = b.Token, b.Operator, b.Category
@@ -421,6 +442,13 @@ func (a *Analyzer) agentRows(key schema.Key, dst *Rows) {
 		}
 		dst.Agents = append(dst.Agents, row)
 	}
+}
+
+// agentSetStats are the agents-table numbers of one group set.
+type agentSetStats struct {
+	done                      bool
+	groups, allow, disallow   int32
+	disallowRoot, rootAllowed bool
 }
 
 var boolValues = [2]bool{false, true}

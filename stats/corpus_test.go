@@ -148,3 +148,37 @@ func TestVerdictOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestGPTBotVerdictsSharedCorpus pins the GPTBot verdict combinations over
+// the 1,347 avuim files that VERDICTS.md reports.
+func TestGPTBotVerdictsSharedCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
+	if len(files) != 1347 || testing.Short() {
+		t.Skip("shared corpus not present or -short")
+	}
+	a, _ := NewAnalyzer(DefaultOptions())
+	var rows Rows
+	got := map[string]int{}
+	for _, f := range files {
+		body, _ := os.ReadFile(f)
+		rows.Reset()
+		a.Analyze(captureOf(body, 200), &rows)
+		for _, b := range rows.Bots {
+			if b.Bot == "GPTBot" {
+				got[b.Verdict+"/"+b.Somesite+"/"+b.CIC+"/"+b.CCClass]++
+			}
+		}
+	}
+	want := map[string]int{
+		"full/full/all/disallow-all":      327,
+		"full/full/all/allow-part":        7,
+		"none/none/none/allow-all":        250,
+		"partial/partial/some/allow-part": 750,
+		"partial/partial/none/allow-part": 10,
+		"none/none/none/allow-part":       2,
+		"partial/none/some/allow-part":    1,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}

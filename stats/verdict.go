@@ -76,6 +76,15 @@ type Verdicter struct {
 	buf, url    []byte
 	dis, alls   [][]byte
 	order, uniq [][2]int32
+	// large sets are decided through an index (index.go)
+	idx       ruleIndex
+	useIdx    bool
+	norm      []byte     // normalised somesite paths, for the index
+	normSpans [][2]int32 // parallel to uniq
+	normDone  bool
+	np        parse.Parser
+	nr        parse.Robots
+	nbody     []byte
 	// witness results of the current computation
 	allowed, disallowed bool
 }
@@ -119,6 +128,7 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 		}
 	}
 	v.dedupPaths()
+	v.normDone = false
 }
 
 // dedupPaths sorts the somesite paths and drops repeats: a blocklist of a
@@ -168,6 +178,10 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	}
 	var out Verdicts
 	out.Known = true
+	v.useIdx = v.setSize(id) > indexThreshold
+	if v.useIdx {
+		v.idx.build(v.r, id)
+	}
 	out.RootAllowed = v.r.DecideSet(id, m, "/").Allowed
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
@@ -254,6 +268,66 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 	return VerdictPartial
 }
 
+// setSize counts the non-empty rules of a set.
+func (v *Verdicter) setSize(id parse.SetID) int {
+	n := 0
+	groups := v.r.Groups()
+	for _, g := range v.r.SetGroups(id) {
+		n += len(groups[g].Rules)
+	}
+	return n
+}
+
+// normalisePaths brings the somesite paths to the normalised form the index
+// compares (RFC 9309 §2.2.2, as parse normalises URL paths): the parser's
+// pattern normalisation, which differs from the path normalisation only in
+// keeping "*" and a final "$", whose path forms are %2A and %24.
+func (v *Verdicter) normalisePaths() {
+	v.nbody = append(v.nbody[:0], "user-agent: x\n"...)
+	for _, o := range v.uniq {
+		p := somesiteLine(v.paths[o[0]:o[1]])
+		v.nbody = append(v.nbody, "allow: /"...)
+		v.nbody = append(v.nbody, p...)
+		v.nbody = append(v.nbody, '\n')
+	}
+	v.np.Compile(v.nbody, &v.nr)
+	rules := v.nr.Rules()
+	v.norm = v.norm[:0]
+	v.normSpans = v.normSpans[:0]
+	for i := range v.uniq {
+		start := int32(len(v.norm))
+		if i < len(rules) {
+			pat := rules[i].Pattern
+			for j, c := range pat {
+				switch {
+				case c == '*':
+					v.norm = append(v.norm, "%2A"...)
+				case c == '$' && j == len(pat)-1:
+					v.norm = append(v.norm, "%24"...)
+				default:
+					v.norm = append(v.norm, c)
+				}
+			}
+		}
+		v.normSpans = append(v.normSpans, [2]int32{start, int32(len(v.norm))})
+	}
+	v.normDone = true
+}
+
+// somesiteLine is a stored somesite path without its leading "/" (added
+// back by normalisePaths) and without bytes that would end the line.
+func somesiteLine(p []byte) []byte {
+	if len(p) > 0 && p[0] == '/' {
+		p = p[1:]
+	}
+	for i, c := range p {
+		if c == '\n' || c == '\r' || c == '#' {
+			return p[:i]
+		}
+	}
+	return p
+}
+
 // blocksEverything reports a set with no non-empty allow rule and a
 // disallow rule whose pattern matches every path ("/", "/*", "*", "/*$",
 // ...): a shortcut, not a definition; robotstat and somesite would find the
@@ -302,11 +376,20 @@ func isUniversal(pat []byte) bool {
 // try decides one witness path and reports whether both an allowed and a
 // disallowed witness have now been seen.
 func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
-	d := v.decide(id, m, b)
-	if d.Reason == parse.ReasonImplicit {
-		return false
+	var allowed bool
+	if v.useIdx {
+		if string(b) == "/robots.txt" {
+			return false
+		}
+		allowed = v.idx.allowed(b)
+	} else {
+		d := v.decide(id, m, b)
+		if d.Reason == parse.ReasonImplicit {
+			return false
+		}
+		allowed = d.Allowed
 	}
-	if d.Allowed {
+	if allowed {
 		v.allowed = true
 	} else {
 		v.disallowed = true
@@ -364,8 +447,15 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
 		return VerdictPartial
 	}
-	for _, o := range v.uniq {
+	if v.useIdx && !v.normDone {
+		v.normalisePaths()
+	}
+	for i, o := range v.uniq {
 		p := v.paths[o[0]:o[1]]
+		if v.useIdx {
+			n := v.normSpans[i]
+			p = v.norm[n[0]:n[1]]
+		}
 		b := v.buf[:0]
 		if len(p) == 0 || p[0] != '/' {
 			b = append(b, '/')
