@@ -24,6 +24,9 @@ var conformance = []struct {
 	{"RFC9309_2_2_1_blank_line_between_user_agents", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", "a", "/x", false},
 	{"RFC9309_2_2_1_comment_between_user_agents", "User-agent: a\n# b too\nUser-agent: b\nDisallow: /\n", "a", "/x", false},
 	{"RFC9309_2_2_4_crawl_delay_between_user_agents_does_not_split", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", "a", "/x", false},
+	{"RFC9309_2_2_4_real_bingbot_crawl_delay_shape", "User-Agent: bingbot\nCrawl-delay: 30\n\nUser-agent: Cliqzbot\nDisallow: /\n", "bingbot", "/", false},
+	{"RFC9309_2_2_4_content_signal_between_agent_and_rules", "User-Agent: *\nContent-Signal: search=yes,ai-train=no\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /\n", "x", "/a", true},
+	{"RFC9309_2_2_4_sitemap_inside_rules_does_not_end_group", "User-agent: a\nDisallow: /x\nSitemap: https://e.com/s.xml\nDisallow: /y\n", "a", "/y", false},
 	{"RFC9309_2_2_4_sitemap_between_user_agents_does_not_split", "User-agent: a\nSitemap: https://e.com/s.xml\nUser-agent: b\nDisallow: /\n", "a", "/x", false},
 	{"RFC9309_2_2_4_unknown_key_between_user_agents_does_not_split", "User-agent: a\nNoindex: /y\nUser-agent: b\nDisallow: /\n", "a", "/x", false},
 	{"RFC9309_2_2_1_rule_ends_group", "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n", "a", "/y", true},
@@ -300,5 +303,37 @@ func letters(i int) string {
 		if i == 0 {
 			return string(s)
 		}
+	}
+}
+
+// TestGroupingGoogle checks Deviation_other_record_ends_run: with
+// GroupingGoogle a non-rule record ends a run of user-agent lines, as in
+// Google's reference parser; rules after it still belong to the group.
+func TestGroupingGoogle(t *testing.T) {
+	cases := []struct {
+		name, robots, agent, url string
+		rfc, google              bool
+	}{
+		{"crawl_delay_between_agents", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", "a", "/x", false, true},
+		{"sitemap_between_agents", "User-agent: a\nSitemap: s\nUser-agent: b\nDisallow: /\n", "a", "/x", false, true},
+		{"second_agent_unaffected", "User-agent: a\nCrawl-delay: 5\nUser-agent: b\nDisallow: /\n", "b", "/x", false, false},
+		{"blank_line_still_transparent", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", "a", "/x", false, false},
+		{"rules_after_other_record_stay", "User-agent: a\nCrawl-delay: 5\nDisallow: /\n", "a", "/x", false, false},
+		{"sitemap_inside_rules", "User-agent: a\nDisallow: /x\nSitemap: s\nDisallow: /y\n", "a", "/y", false, false},
+	}
+	p := NewParser(Options{})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var r Robots
+			p.Compile([]byte(c.robots), &r)
+			if got := r.Decide(c.agent, c.url).Allowed; got != c.rfc {
+				t.Errorf("GroupingRFC: %v, want %v", got, c.rfc)
+			}
+			r.Grouping = GroupingGoogle
+			p.Compile([]byte(c.robots), &r)
+			if got := r.Decide(c.agent, c.url).Allowed; got != c.google {
+				t.Errorf("GroupingGoogle: %v, want %v", got, c.google)
+			}
+		})
 	}
 }
