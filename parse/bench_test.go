@@ -41,8 +41,11 @@ func fixtures(b *testing.B) []fixture {
 	texting, _ := filepath.Glob(filepath.Join(corpusDir, "texting-robots", "*"))
 	sort.Strings(local)
 	sort.Strings(texting)
-	for _, p := range append(local, texting...) {
-		add(filepath.Base(p), []string{p})
+	for _, p := range local {
+		add("testdata-"+filepath.Base(p), []string{p})
+	}
+	for _, p := range texting {
+		add("texting-"+filepath.Base(p), []string{p})
 	}
 	avuim, _ := filepath.Glob(filepath.Join(corpusDir, "avuim-2025", "*"))
 	sort.Strings(avuim)

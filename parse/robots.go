@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/binary"
 	"slices"
 	"unsafe"
 )
@@ -68,6 +69,37 @@ type orderedRule struct {
 	length int32
 	allow  bool
 	rule   int32
+	// prefix holds up to the first 8 literal octets of the pattern (those
+	// before any "*" or final "$"), little-endian, and mask selects them: a
+	// path whose first octets differ cannot match, which rejects most rules
+	// with one comparison.
+	prefix, mask uint64
+}
+
+// literalPrefix computes orderedRule.prefix and mask for a normalised
+// pattern.
+func literalPrefix(pat []byte) (prefix, mask uint64) {
+	for i := 0; i < len(pat) && i < 8; i++ {
+		c := pat[i]
+		if c == '*' || c == '$' && i == len(pat)-1 {
+			break
+		}
+		prefix |= uint64(c) << (8 * i)
+		mask |= 0xFF << (8 * i)
+	}
+	return prefix, mask
+}
+
+// pathPrefix loads the first 8 octets of path (zero-padded), little-endian.
+func pathPrefix(path []byte) uint64 {
+	if len(path) >= 8 {
+		return binary.LittleEndian.Uint64(path)
+	}
+	var v uint64
+	for i, c := range path {
+		v |= uint64(c) << (8 * i)
+	}
+	return v
 }
 
 // Group is one group of the file (RFC 9309 §2.1): consecutive user-agent
@@ -552,7 +584,8 @@ func (r *Robots) addSetRange(start int32) SetID {
 			if ru.Empty {
 				continue
 			}
-			r.order = append(r.order, orderedRule{length: ru.pat.n, allow: ru.Directive == Allow, rule: i})
+			pre, mask := literalPrefix(ru.pat.of(r.arena))
+			r.order = append(r.order, orderedRule{length: ru.pat.n, allow: ru.Directive == Allow, rule: i, prefix: pre, mask: mask})
 		}
 	}
 	slices.SortFunc(r.order[ostart:], compareOrdered)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -144,7 +143,7 @@ func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 		r = m.Stdin
 		name = "standard input"
 	} else {
-		f, err := os.Open(name)
+		f, err := m.openFile(name)
 		if err != nil {
 			return nil, fmt.Errorf("reading robots.txt: %w", err)
 		}

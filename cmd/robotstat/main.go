@@ -34,6 +34,16 @@ type Main struct {
 	Getenv func(string) string
 	// StderrIsTerminal turns progress bars on.
 	StderrIsTerminal bool
+
+	// open opens input files; tests replace it to count reads.
+	open func(name string) (io.ReadCloser, error)
+}
+
+func (m *Main) openFile(name string) (io.ReadCloser, error) {
+	if m.open != nil {
+		return m.open(name)
+	}
+	return os.Open(name)
 }
 
 // NewMain returns a Main wired to the process's standard streams.
