@@ -101,7 +101,12 @@ func (r *Robots) DecideSet(id SetID, m Match, url string) Decision {
 		d.Allowed, d.Reason = true, ReasonNoGroup
 		return d
 	}
-	for _, o := range r.sets[id].rules.ofOrder(r.order) {
+	head := pathPrefix(path)
+	for i := range r.sets[id].rules.ofOrder(r.order) {
+		o := &r.order[int(r.sets[id].rules.off)+i]
+		if head&o.mask != o.prefix {
+			continue
+		}
 		ru := &r.rules[o.rule]
 		pat := ru.Pattern
 		anchored := pat[len(pat)-1] == '$'

@@ -22,9 +22,10 @@
 // Implemented as specified:
 //
 //   - §2.1, §2.2.1 groups: one or more consecutive user-agent lines followed
-//     by rules; blank lines and records other than allow/disallow between
-//     user-agent lines do not end the run (§2.2.4: other records MUST NOT
-//     interfere). A user-agent line after a rule starts a new group.
+//     by rules; a user-agent line after a rule starts a new group. Blank
+//     lines, comments and records other than allow/disallow between
+//     user-agent lines do not end the run (§2.2.4: "a Sitemaps record MUST
+//     NOT terminate a group"; see Deviation_other_record_ends_run).
 //   - §2.2.1 all groups naming the agent's product token are merged; product
 //     tokens match case-insensitively; without a named group the "*" groups
 //     (merged) apply; without either, everything is allowed.
@@ -77,6 +78,12 @@
 // Deviations from Google's reference parser, where we follow the RFC or
 // choose differently (each has a conformance test named after it):
 //
+//   - Deviation_other_record_ends_run (§2.2.4): Google's reference parser
+//     ends a run of user-agent lines at a sitemap or any unknown record, so
+//     "User-agent: bingbot / Crawl-delay: 30 / User-agent: x / Disallow: /"
+//     leaves bingbot unrestricted there, while RFC 9309 makes bingbot and x
+//     one group (disallowed). We follow the RFC by default; Robots.Grouping =
+//     GroupingGoogle reproduces Google for sensitivity analyses.
 //   - Deviation_key_prefix (§2.2): Google reads any key that starts with a
 //     known key as that key ("Disallowed: /x" disallows /x). We match keys
 //     exactly; "Disallowed" is an Other record named "disallowed".
@@ -97,7 +104,8 @@
 //     flagged LineTruncated.
 //   - Deviation_invalid_key: a "key" holding characters no key has (HTML
 //     before a colon, a URL) makes the line LineInvalid; Google reports it as
-//     an unknown key. Rules are unaffected; statistics are cleaner.
+//     an unknown key. Rules are unaffected (and under GroupingGoogle such a
+//     line does not end a run of user-agent lines, where Google's would).
 //   - Deviation_missing_colon_unknown_key: Google accepts the missing colon
 //     for any two-word line; we only for known keys (standard keys, their
 //     typos, and the extensions listed in key.go), so prose is not counted as

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/binary"
 	"slices"
 	"unsafe"
 )
@@ -16,6 +17,10 @@ import (
 // methods (Decide, Lookup, Groups, ...) are safe for concurrent use; building
 // is not.
 type Robots struct {
+	// Grouping says whether sitemap and other non-rule records end a run of
+	// user-agent lines. It is configuration: it survives rebuilding.
+	Grouping Grouping
+
 	groups   []Group
 	rules    []Rule
 	agents   []Agent
@@ -64,6 +69,37 @@ type orderedRule struct {
 	length int32
 	allow  bool
 	rule   int32
+	// prefix holds up to the first 8 literal octets of the pattern (those
+	// before any "*" or final "$"), little-endian, and mask selects them: a
+	// path whose first octets differ cannot match, which rejects most rules
+	// with one comparison.
+	prefix, mask uint64
+}
+
+// literalPrefix computes orderedRule.prefix and mask for a normalised
+// pattern.
+func literalPrefix(pat []byte) (prefix, mask uint64) {
+	for i := 0; i < len(pat) && i < 8; i++ {
+		c := pat[i]
+		if c == '*' || c == '$' && i == len(pat)-1 {
+			break
+		}
+		prefix |= uint64(c) << (8 * i)
+		mask |= 0xFF << (8 * i)
+	}
+	return prefix, mask
+}
+
+// pathPrefix loads the first 8 octets of path (zero-padded), little-endian.
+func pathPrefix(path []byte) uint64 {
+	if len(path) >= 8 {
+		return binary.LittleEndian.Uint64(path)
+	}
+	var v uint64
+	for i, c := range path {
+		v |= uint64(c) << (8 * i)
+	}
+	return v
 }
 
 // Group is one group of the file (RFC 9309 §2.1): consecutive user-agent
@@ -164,6 +200,25 @@ func (m Match) String() string {
 	}
 	return "none"
 }
+
+// Grouping chooses how records other than user-agent, allow and disallow
+// affect group boundaries.
+type Grouping uint8
+
+const (
+	// GroupingRFC (the default) follows RFC 9309 §2.2.4: "Parsing of other
+	// records MUST NOT interfere with the parsing of explicitly defined
+	// records ... a Sitemaps record MUST NOT terminate a group." Sitemap,
+	// Crawl-delay and every other record are transparent: user-agent lines
+	// on either side of them form one group.
+	GroupingRFC Grouping = iota
+	// GroupingGoogle reproduces Google's reference parser, which ends a run
+	// of user-agent lines at any sitemap or unknown record, so that in
+	// "User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /" agent a
+	// has a group of its own with no rules (Deviation_other_record_ends_run).
+	// It exists to measure how much a result depends on that reading.
+	GroupingGoogle
+)
 
 // Handler returns the Handler that builds r from parse events. Building
 // starts at Start (which resets r) and finishes at End.
@@ -361,9 +416,20 @@ func (b *builder) rule(e *Entry, d Directive) {
 func (b *builder) Allow(e *Entry)    { b.rule(e, Allow) }
 func (b *builder) Disallow(e *Entry) { b.rule(e, Disallow) }
 
-func (b *builder) Sitemap(e *Entry) { b.sitemapO = append(b.sitemapO, b.store(e.Value)) }
+func (b *builder) Sitemap(e *Entry) {
+	b.sitemapO = append(b.sitemapO, b.store(e.Value))
+	b.other()
+}
 
-func (b *builder) Other(*Entry)   {}
+func (b *builder) Other(*Entry) { b.other() }
+
+// other applies the Grouping choice to a record that is not user-agent,
+// allow or disallow.
+func (b *builder) other() {
+	if b.Grouping == GroupingGoogle {
+		b.inAgents = false
+	}
+}
 func (b *builder) Line(*LineInfo) {}
 
 func (b *builder) End(s *Summary) {
@@ -518,7 +584,8 @@ func (r *Robots) addSetRange(start int32) SetID {
 			if ru.Empty {
 				continue
 			}
-			r.order = append(r.order, orderedRule{length: ru.pat.n, allow: ru.Directive == Allow, rule: i})
+			pre, mask := literalPrefix(ru.pat.of(r.arena))
+			r.order = append(r.order, orderedRule{length: ru.pat.n, allow: ru.Directive == Allow, rule: i, prefix: pre, mask: mask})
 		}
 	}
 	slices.SortFunc(r.order[ostart:], compareOrdered)

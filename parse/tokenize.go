@@ -10,14 +10,13 @@ import (
 // not allocate) but is not safe for concurrent use: give each goroutine its
 // own.
 type Parser struct {
-	opts    Options
-	entry   Entry
-	line    LineInfo
-	info    FileInfo
-	sum     Summary
-	keyBuf  []byte
-	seenUA  bool
-	lastKey Key
+	opts   Options
+	entry  Entry
+	line   LineInfo
+	info   FileInfo
+	sum    Summary
+	keyBuf []byte
+	seenUA bool
 }
 
 // NewParser returns a Parser with the given options (see Options.Validate).
@@ -160,7 +159,7 @@ func (p *Parser) parseLine(line []byte, num, offset, longLine int, h Handler) {
 		if i > 0 {
 			rawKey = content[:i]
 			value = trimSpace(content[i+1:])
-			if bytes.IndexAny(value, " \t") >= 0 {
+			if bytes.ContainsAny(value, " \t") {
 				rawKey = nil
 			} else {
 				flags |= LineMissingColon

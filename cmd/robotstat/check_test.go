@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const checkRobots = "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nAllow: /private/ok$\n"
+
+// run executes one command line in-process.
+func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	err := m.Run(context.Background(), args)
+	if err != nil && !isSilent(err) {
+		m.report(err)
+	}
+	return out.String(), errb.String(), ExitCode(err)
+}
+
+func writeRobots(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheck(t *testing.T) {
+	file := writeRobots(t, checkRobots)
+	cases := []struct {
+		name     string
+		stdin    string
+		args     []string
+		stdout   string // exact, unless contains is set
+		contains []string
+		stderr   []string
+		code     int
+	}{
+		{name: "all_allowed_exit_0", args: []string{"check", file, "Googlebot", "/a", "https://example.com/private/ok"},
+			stdout: "allowed /a\nallowed https://example.com/private/ok\n", code: 0},
+		{name: "any_disallowed_exit_1", args: []string{"check", file, "Googlebot", "/a", "/private/x"},
+			stdout: "allowed /a\ndisallowed /private/x\n", code: 1},
+		{name: "stacked_agents", args: []string{"check", file, "CCBot", "/"},
+			stdout: "disallowed /\n", code: 1},
+		{name: "flags_after_arguments", args: []string{"check", file, "Googlebot", "/private/x", "--explain"},
+			contains: []string{"disallowed /private/x\tline 6: disallow: /private; matched by *: group at line 5 [*]"}, code: 1},
+		{name: "explain_named_group", args: []string{"check", "--explain", file, "gptbot", "/x"},
+			contains: []string{"disallowed /x\tline 3: disallow: /; matched by name: group at line 1 [GPTBot CCBot]"}, code: 1},
+		{name: "explain_no_rule", args: []string{"check", "--explain", file, "Googlebot", "/public"},
+			contains: []string{"allowed /public\tno rule matched; matched by *"}, code: 0},
+		{name: "explain_implicit_robots_txt", args: []string{"check", "--explain", file, "GPTBot", "/robots.txt"},
+			contains: []string{"allowed /robots.txt\t/robots.txt is implicitly allowed (RFC 9309 §2.2.2)"}, code: 0},
+		{name: "stdin_file", stdin: "User-agent: *\nDisallow: /\n", args: []string{"check", "-", "x", "/a"},
+			stdout: "disallowed /a\n", code: 1},
+		{name: "agent_version_note", args: []string{"check", file, "GPTBot/1.1", "/a"},
+			stdout: "disallowed /a\n", stderr: []string{`agent "GPTBot/1.1" is read as the product token "GPTBot"`}, code: 1},
+		{name: "agent_full_header_note", args: []string{"check", file, "Mozilla/5.0 (compatible; GPTBot/1.1)", "/private/x"},
+			stdout: "disallowed /private/x\n", stderr: []string{`read as the product token "Mozilla"`}, code: 1},
+		{name: "status_404_allows_all", args: []string{"check", "--status", "404", "--explain", file, "GPTBot", "/a"},
+			contains: []string{"allowed /a\tstatus 404: robots.txt unavailable, everything allowed (RFC 9309 §2.3.1.3)"}, code: 0},
+		{name: "status_503_disallows_all", args: []string{"check", "--status", "503", file, "Googlebot", "/a"},
+			stdout: "disallowed /a\n", code: 1},
+		{name: "status_429_rfc", args: []string{"check", "--status", "429", file, "Googlebot", "/private/x"},
+			stdout: "allowed /private/x\n", code: 0},
+		{name: "status_429_google", args: []string{"check", "--status", "429", "--429-unreachable", file, "Googlebot", "/a"},
+			stdout: "disallowed /a\n", code: 1},
+		{name: "status_301_refused", args: []string{"check", "--status", "301", file, "Googlebot", "/a"},
+			stderr: []string{"is a redirect", "Try: robotstat check --help"}, code: 2},
+		{name: "missing_arguments", args: []string{"check", file, "GPTBot"},
+			stderr: []string{"need ROBOTS_FILE AGENT URL...", "Try: robotstat check --help"}, code: 2},
+		{name: "unknown_flag", args: []string{"check", "--nope", file, "a", "/"},
+			stderr: []string{"-nope", "Try: robotstat check --help"}, code: 2},
+		{name: "missing_file", args: []string{"check", filepath.Join(t.TempDir(), "absent"), "a", "/"},
+			stderr: []string{"reading robots.txt", "no such file"}, code: 2},
+		{name: "small_parse_limit_refused", args: []string{"check", "--parse-limit", "100", file, "a", "/"},
+			stderr: []string{"500 KiB"}, code: 2},
+		{name: "help", args: []string{"check", "--help"},
+			contains: []string{"Usage:", "--explain", "Exit codes:", "1    check: at least one URL disallowed"}, code: 0},
+		{name: "unknown_command", args: []string{"chekc"},
+			stderr: []string{`unknown command "chekc"`, "Try: robotstat help"}, code: 2},
+		{name: "top_level_help", args: []string{"help"},
+			contains: []string{"check", "Exit codes:"}, code: 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := run(t, c.stdin, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, out, errOut)
+			}
+			if c.stdout != "" && out != c.stdout {
+				t.Errorf("stdout:\n%s\nwant:\n%s", out, c.stdout)
+			}
+			for _, s := range c.contains {
+				if !strings.Contains(out, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range c.stderr {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, errOut)
+				}
+			}
+		})
+	}
+}
+
+type countingOpen struct {
+	opens map[string]int
+}
+
+func (c *countingOpen) open(name string) (io.ReadCloser, error) {
+	c.opens[name]++
+	return os.Open(name)
+}
+
+func TestCheckBatch(t *testing.T) {
+	a := writeRobots(t, checkRobots)
+	b := writeRobots(t, "User-agent: *\nDisallow: /b\n")
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	in := strings.Join([]string{
+		a + "\tGPTBot\t/x",
+		a + "\tGooglebot\t/private/ok",
+		a + "\tGooglebot\thttps://e.com/private/no",
+		b + "\tGPTBot\t/b/c",
+		b + "\tGPTBot\t/a",
+		a + "\tCCBot\t/",
+		"not a batch line",
+		missing + "\tx\t/",
+	}, "\n") + "\n"
+	co := &countingOpen{opens: map[string]int{}}
+	var out, errb bytes.Buffer
+	m := &Main{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, open: co.open}
+	err := m.Run(context.Background(), []string{"check", "--batch"})
+	want := "disallowed\nallowed\ndisallowed\ndisallowed\nallowed\ndisallowed\nerror\nerror\n"
+	if out.String() != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out.String(), want)
+	}
+	if ExitCode(err) != ExitUsage {
+		t.Errorf("exit %d, want %d (a line failed)", ExitCode(err), ExitUsage)
+	}
+	// Consecutive lines naming the same file parse it once: a is read for
+	// lines 1-3 and again for line 6, b once.
+	if co.opens[a] != 2 || co.opens[b] != 1 {
+		t.Errorf("opens = %v, want a twice and b once", co.opens)
+	}
+	for _, s := range []string{"stdin line 7: want FILE<TAB>AGENT<TAB>URL", "stdin line 8: reading robots.txt"} {
+		if !strings.Contains(errb.String(), s) {
+			t.Errorf("stderr lacks %q: %s", s, errb.String())
+		}
+	}
+	// Without errors, the exit code says whether anything was disallowed.
+	out.Reset()
+	m = &Main{Stdin: strings.NewReader(b + "\tx\t/a\n"), Stdout: &out, Stderr: io.Discard}
+	if err := m.Run(context.Background(), []string{"check", "--batch"}); err != nil || out.String() != "allowed\n" {
+		t.Errorf("all-allowed batch: %v %q", err, out.String())
+	}
+}
+
+// TestCheckBinary runs the real binary, so that the process exit codes are
+// what --help documents.
+func TestCheckBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "robotstat")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	file := writeRobots(t, checkRobots)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"check", file, "Googlebot", "/a"}, 0},
+		{[]string{"check", file, "GPTBot", "/a"}, 1},
+		{[]string{"check", file}, 2},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, stderr.String())
+		}
+	}
+}

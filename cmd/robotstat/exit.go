@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Exit codes, mapped in one place (ExitCode) and documented in --help.
+const (
+	// ExitOK: success; for check, every URL is allowed.
+	ExitOK = 0
+	// ExitDisallowed: check only: at least one URL is disallowed.
+	ExitDisallowed = 1
+	// ExitUsage: a usage error, or an environment failure (unreadable input,
+	// unwritable output, a Parquet write error, disk full).
+	ExitUsage = 2
+	// ExitInputErrors: analyze finished and wrote its output, but some
+	// inputs had content errors (broken records, truncated gzip members);
+	// they are counted in the summary.
+	ExitInputErrors = 3
+	// ExitInterrupted: cancelled by SIGINT or SIGTERM; no partial Parquet
+	// file is left behind.
+	ExitInterrupted = 130
+)
+
+const exitCodeHelp = `Exit codes:
+  0    success (check: every URL allowed)
+  1    check: at least one URL disallowed
+  2    usage error, or an environment failure (unreadable input, output not
+       writable, disk full, Parquet write error)
+  3    analyze: output written, but some inputs had errors (see the summary)
+  130  interrupted; no partial output file is left
+`
+
+// exitError carries an explicit exit code with an optional message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+// silentExit is an exit code with nothing to print (e.g. check found a
+// disallowed URL: the verdict lines already said so).
+func silentExit(code int) error { return &exitError{code: code} }
+
+// usageError is a mistake on the command line.
+type usageError struct {
+	cmd string // subcommand, for the Try: hint
+	msg string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func (e *usageError) try() string {
+	if e.cmd == "" {
+		return "robotstat help"
+	}
+	return "robotstat " + e.cmd + " --help"
+}
+
+func usageErrorf(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, msg: fmt.Sprintf(format, args...)}
+}
+
+func asUsage(err error) (*usageError, bool) {
+	var u *usageError
+	ok := errors.As(err, &u)
+	return u, ok
+}
+
+// ExitCode maps an error returned by Main.Run to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var e *exitError
+	if errors.As(err, &e) {
+		return e.code
+	}
+	if errors.Is(err, context.Canceled) {
+		return ExitInterrupted
+	}
+	return ExitUsage
+}
+
+// isSilent reports an error that carries only an exit code.
+func isSilent(err error) bool {
+	var e *exitError
+	return errors.As(err, &e) && e.err == nil
+}

@@ -1,0 +1,119 @@
+// Command robotstat measures the robots.txt web: it reads robots.txt captures
+// from WARC files and dumps, parses them per RFC 9309, and writes statistics
+// to Parquet. Run "robotstat help" for the subcommands and exit codes.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	m := NewMain()
+	err := m.Run(ctx, os.Args[1:])
+	stop()
+	if err != nil && !isSilent(err) {
+		m.report(err)
+	}
+	os.Exit(ExitCode(err))
+}
+
+// Main is the program with its environment made explicit, so tests run it
+// in-process. It is not safe for concurrent use.
+type Main struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads the environment (only main passes os.Getenv; libraries
+	// never read it themselves).
+	Getenv func(string) string
+	// StderrIsTerminal turns progress bars on.
+	StderrIsTerminal bool
+
+	// open opens input files; tests replace it to count reads.
+	open func(name string) (io.ReadCloser, error)
+}
+
+func (m *Main) openFile(name string) (io.ReadCloser, error) {
+	if m.open != nil {
+		return m.open(name)
+	}
+	return os.Open(name)
+}
+
+// NewMain returns a Main wired to the process's standard streams.
+func NewMain() *Main {
+	return &Main{
+		Stdin:            os.Stdin,
+		Stdout:           os.Stdout,
+		Stderr:           os.Stderr,
+		Getenv:           os.Getenv,
+		StderrIsTerminal: isTerminal(os.Stderr),
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(m *Main, ctx context.Context, args []string) error
+}
+
+// commands lists the subcommands in the order help shows them. Each lives in
+// its own file.
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+// Run executes one command line (without the program name).
+func (m *Main) Run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		m.usage(m.Stderr)
+		return usageErrorf("", "no command given")
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		m.usage(m.Stdout)
+		return nil
+	case "version", "--version":
+		fmt.Fprintln(m.Stdout, "robotstat", Version)
+		return nil
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(m, ctx, args[1:])
+		}
+	}
+	return usageErrorf("", "unknown command %q", name)
+}
+
+// Version is robotstat's version, written into every Parquet file.
+const Version = "0.1.0"
+
+func (m *Main) usage(w io.Writer) {
+	fmt.Fprintf(w, "robotstat measures the robots.txt web (RFC 9309).\n\nUsage:\n  robotstat <command> [flags] [args]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "  %-9s %s\n  %-9s %s\n", "help", "show this help", "version", "print the version")
+	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", exitCodeHelp)
+}
+
+// report prints err to stderr in the one format every command uses.
+func (m *Main) report(err error) {
+	fmt.Fprintf(m.Stderr, "robotstat: %v\n", err)
+	if u, ok := asUsage(err); ok {
+		fmt.Fprintf(m.Stderr, "Try: %s\n", u.try())
+	}
+}

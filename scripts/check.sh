@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The checks CI runs (.ci/run calls this), for use before every commit:
+# gofmt, go vet, staticcheck, the tests, the race detector in -short mode,
+# and every benchmark for one iteration so none rots. The modules under
+# scripts/ that have their own go.mod (comparisons, independent readers) get
+# the same treatment.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
+STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+step() { printf '\n== %s\n' "$*"; }
+
+step gofmt
+unformatted="$(gofmt -l $(git ls-files '*.go'))"
+if [ -n "$unformatted" ]; then echo "gofmt needed on:"; echo "$unformatted"; exit 1; fi
+
+step "go vet"; go vet ./...
+step staticcheck; go run "$STATICCHECK" ./...
+step "go test ./...  (the README's test command)"; go test ./...
+step "go test -race -short ./..."; go test -race -short ./...
+step "every benchmark, one iteration"; go test -run '^$' -bench . -benchtime 1x ./...
+
+for mod in scripts/*/go.mod; do
+	dir="$(dirname "$mod")"
+	step "module $dir"
+	(cd "$dir" && go vet ./... && go test ./... && go test -run '^$' -bench . -benchtime 1x ./...)
+done
