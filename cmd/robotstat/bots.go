@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/robotstat/robotstat/stats"
+)
+
+func init() {
+	register(command{name: "bots", summary: "print the bot catalog the bots table reports on", run: (*Main).bots})
+}
+
+const botsUsage = `Usage: robotstat bots [--bots FILE [--replace]]
+
+Prints the bot catalog as CSV (token,operator,category) after a comment line
+with its version: the embedded catalog, or the one robotstat analyze --bots
+FILE would use. FILE is CSV with a token,operator,category header or the JSON
+form of the embedded catalog; its bots extend the embedded catalog (an entry
+with the same product token replaces it) unless --replace is given.
+`
+
+func (m *Main) bots(ctx context.Context, args []string) error {
+	fs := newFlagSet("bots")
+	file := fs.String("bots", "", "read bots from `FILE` (CSV or JSON)")
+	replace := fs.Bool("replace", false, "use FILE's bots alone instead of extending the embedded catalog")
+	pos, err := parseFlags(fs, args, m.Stdout, botsUsage)
+	if err != nil {
+		if err == errHelp {
+			return nil
+		}
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErrorf("bots", "bots takes no arguments, got %q", pos[0])
+	}
+	if *replace && *file == "" {
+		return usageErrorf("bots", "--replace needs --bots FILE")
+	}
+	cat := stats.DefaultCatalog()
+	if *file != "" {
+		f, err := m.openFile(*file)
+		if err != nil {
+			return fmt.Errorf("bots: %w", err)
+		}
+		mode := stats.CatalogExtend
+		if *replace {
+			mode = stats.CatalogReplace
+		}
+		cat, err = stats.LoadCatalog(f, mode)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("bots: %s: %w", *file, err)
+		}
+	}
+	if err := stats.WriteCatalog(m.Stdout, cat); err != nil {
+		return fmt.Errorf("bots: writing: %w", err)
+	}
+	return nil
+}
