@@ -20,8 +20,13 @@ import (
 // allow rule wins a tie, no match allows. /robots.txt is left to the caller
 // (witnesses equal to it are skipped before).
 
-// indexMinRules is the set size from which the index pays for itself.
-const indexMinRules = 64
+// indexMinRules is the set size from which the index pays for itself, and
+// lazyIndexAfter the number of witnesses decided directly before it is
+// built: most sets are decided by their first few witnesses.
+const (
+	indexMinRules  = 64
+	lazyIndexAfter = 32
+)
 
 type ruleIndex struct {
 	byPrefix map[string][]*parse.Rule

@@ -79,6 +79,9 @@ type Verdicter struct {
 	// large sets are decided through an index (index.go)
 	idx       ruleIndex
 	useIdx    bool
+	bigSet    bool
+	tries     int
+	curSet    parse.SetID
 	norm      []byte     // normalised somesite paths, for the index
 	normSpans [][2]int32 // parallel to uniq
 	normDone  bool
@@ -178,10 +181,10 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	}
 	var out Verdicts
 	out.Known = true
-	v.useIdx = v.setSize(id) > indexThreshold
-	if v.useIdx {
-		v.idx.build(v.r, id)
-	}
+	// Most sets are decided after a few witnesses; the index is built only
+	// for a large set that needs many (see index.go).
+	v.curSet = id
+	v.useIdx, v.tries, v.bigSet = false, 0, v.setSize(id) > indexThreshold
 	out.RootAllowed = v.r.DecideSet(id, m, "/").Allowed
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
@@ -253,7 +256,11 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		for _, g := range sg {
 			for i := range groups[g].Rules {
 				ru := &groups[g].Rules[i]
-				if ru.Directive == want && !ru.Empty && v.witnesses(id, m, ru.Pattern) {
+				if ru.Directive != want || ru.Empty {
+					continue
+				}
+				v.maybeIndex()
+				if v.witnesses(id, m, ru.Pattern) {
 					return VerdictPartial
 				}
 			}
@@ -266,6 +273,16 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		return VerdictNone
 	}
 	return VerdictPartial
+}
+
+// maybeIndex switches a large set to the index once it has needed more
+// than lazyIndexAfter witnesses, and reports whether the index is in use.
+func (v *Verdicter) maybeIndex() bool {
+	if v.bigSet && !v.useIdx && (v.tries >= lazyIndexAfter || indexThreshold == 0) {
+		v.idx.build(v.r, v.curSet)
+		v.useIdx = true
+	}
+	return v.useIdx
 }
 
 // setSize counts the non-empty rules of a set.
@@ -377,6 +394,7 @@ func isUniversal(pat []byte) bool {
 // disallowed witness have now been seen.
 func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
 	var allowed bool
+	v.tries++
 	if v.useIdx {
 		if string(b) == "/robots.txt" {
 			return false
@@ -447,10 +465,10 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
 		return VerdictPartial
 	}
-	if v.useIdx && !v.normDone {
-		v.normalisePaths()
-	}
 	for i, o := range v.uniq {
+		if v.maybeIndex() && !v.normDone {
+			v.normalisePaths()
+		}
 		p := v.paths[o[0]:o[1]]
 		if v.useIdx {
 			n := v.normSpans[i]
