@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 )
 
-// Site identifies the site a capture belongs to.
+// Site identifies the site a capture belongs to. It is a plain value.
 type Site struct {
 	// Scheme is the URL scheme in lower case ("http", "https"); empty when
 	// the URL has none.
