@@ -1,7 +1,5 @@
 package stats
 
-import "github.com/robotstat/robotstat/parse"
-
 // Directives: one row per capture and directive key. The key is the key as
 // written, lower-cased, with runs of white space folded to one space, so
 // "User-Agent" and "user-agent" are one key while the accepted misspelling
@@ -114,9 +112,4 @@ func appendDirectiveKey(dst, raw []byte) []byte {
 		dst = append(dst, lowerASCII(c))
 	}
 	return dst
-}
-
-// kindName returns the directives-table kind of a record.
-func kindName(e *parse.Entry) string {
-	return parse.ClassifyKey(e).String()
 }
