@@ -58,14 +58,13 @@ func createAtomic(final string, wrap func(io.Writer) io.Writer) (*atomicFile, er
 	return a, nil
 }
 
-// Write writes p to the temporary file; an error names the final file.
+// Write writes p to the temporary file. Its errors reach the caller through
+// the Parquet writer, which adds what it was writing; the TableWriter adds
+// the final file's name.
 func (a *atomicFile) Write(p []byte) (int, error) {
 	n, err := a.w.Write(p)
 	a.n += int64(n)
-	if err != nil {
-		return n, fmt.Errorf("schema: writing %s: %w", a.final, err)
-	}
-	return n, nil
+	return n, err
 }
 
 // sync flushes the temporary file to stable storage and closes it.

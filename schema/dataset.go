@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/parquet-go/parquet-go/compress"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // Dataset writes robotstat's tables under one root directory and commits
@@ -86,7 +85,11 @@ func Create(opts Options) (*Dataset, error) {
 	if err := os.MkdirAll(root, 0o777); err != nil {
 		return nil, fmt.Errorf("schema: creating output directory: %w", err)
 	}
-	d := &Dataset{opts: opts, root: root, codec: &zstd.Codec{Level: zstd.DefaultLevel}}
+	codec, err := newZstdCodec()
+	if err != nil {
+		return nil, fmt.Errorf("schema: zstd: %w", err)
+	}
+	d := &Dataset{opts: opts, root: root, codec: codec}
 	for _, t := range opts.Tables {
 		switch t {
 		case Captures:

@@ -16,6 +16,7 @@ type DiagnosticRow struct {
 	Code string `parquet:"code,dict"`
 	// Human-readable explanation.
 	Message string `parquet:"message,dict"`
-	// The offending text, cut to MaxValueBytes bytes. NULL when there is none.
+	// The offending text, cut to 256 bytes (MaxValueBytes). NULL when there
+	// is none.
 	Value string `parquet:"value,optional,dict"`
 }

@@ -16,8 +16,8 @@ type DirectiveRow struct {
 	Count int32 `parquet:"count"`
 	// Line number (from 1) of the key's first line.
 	FirstLine int32 `parquet:"first_line"`
-	// Value of the key's first line, white space trimmed, cut to
-	// MaxValueBytes bytes.
+	// Value of the key's first line, white space trimmed, cut to 256 bytes
+	// (MaxValueBytes).
 	FirstValue string `parquet:"first_value,dict"`
 	// standard (user-agent, allow, disallow: RFC 9309), extension (a known
 	// non-standard key: sitemap, crawl-delay, host, clean-param, noindex,

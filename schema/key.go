@@ -9,14 +9,15 @@ import (
 )
 
 // Key identifies the capture a row describes. Every row type embeds it
-// first, so capture_id, crawl, url and host lead every table.
+// first, so capture_id, crawl, url and host lead every table, and any table
+// can be queried alone or joined to captures on capture_id.
 //
 // A Key is a plain value: copy it into each row of a capture.
 type Key struct {
-	// Identifier of the capture, stable across runs over the same input: 32
-	// lower-case hex digits computed by CaptureID from the WARC-Record-ID, or
-	// from the input's base name and the record's byte offset when the record
-	// has no id. Joins every table to captures.
+	// Identifier of the capture, stable across runs over the same input: the
+	// first 32 hex digits (lower case) of the SHA-256 of "warc:" and the
+	// WARC-Record-ID without angle brackets, or, for a record without an id,
+	// of "src:", the input's base name, "@" and the record's byte offset.
 	CaptureID string `parquet:"capture_id,dict"`
 	// Crawl (collection) the capture belongs to: robotstat's --crawl, else
 	// the WARC warcinfo isPartOf. NULL when unknown. Also the Hive partition

@@ -55,6 +55,7 @@ func newTableWriter[T Row](ds *Dataset, name TableName) *TableWriter[T] {
 			parquet.MaxRowsPerRowGroup(o.RowGroupRows),
 			parquet.DictionaryMaxBytes(o.DictionaryBytes),
 			parquet.CreatedBy("robotstat", o.Version, ""),
+			parquet.PageBufferSize(pageBytes),
 		},
 		parts: make(map[string]*part[T]),
 	}
@@ -127,7 +128,7 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 	}
 	elem, err := partitionDir(crawl)
 	if err != nil {
-		return nil, fmt.Errorf("schema: %s: %w", t.name, err)
+		return nil, fmt.Errorf("%w (table %s)", err, t.name)
 	}
 	dir := filepath.Join(t.ds.root, string(t.name), elem)
 	final := filepath.Join(dir, "part-"+t.ds.opts.RunID+".parquet")

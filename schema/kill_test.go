@@ -1,0 +1,177 @@
+package schema_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/schema/schematest"
+)
+
+// The kill tests run a real writer in a child process (this test binary
+// re-executed with ROBOTSTAT_KILL_HELPER set) and SIGKILL it: no deferred
+// cleanup runs, exactly like an OOM kill or a pulled plug, short of the
+// page cache, which fsync covers.
+const killHelperEnv = "ROBOTSTAT_KILL_HELPER"
+
+// killRows is what the helper writes per commit: the fixture of killRowsN
+// captures, in every table.
+const killRowsN = 600
+
+// TestKillHelper is the child process; it does nothing in a normal run.
+func TestKillHelper(t *testing.T) {
+	mode, dir, ok := strings.Cut(os.Getenv(killHelperEnv), ":")
+	if !ok {
+		t.Skip("helper process for TestKilledWriter")
+	}
+	rows := schematest.Generate(killRowsN)
+	for round := 0; ; round++ {
+		ds, err := schema.Create(schema.Options{Dir: dir, RunID: "r1", Tables: schema.AllTables(), RowGroupRows: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch mode {
+		case "write": // write forever, never commit
+			fmt.Println("writing")
+			for {
+				if err := rows.Write(ds, 50); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case "commit": // write and commit in a loop
+			if err := rows.Write(ds, 50); err != nil {
+				t.Fatal(err)
+			}
+			if err := ds.Commit(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Println("committed", round)
+		}
+	}
+}
+
+func startHelper(t *testing.T, mode, dir string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), killHelperEnv+"="+mode+":"+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	return cmd, bufio.NewScanner(out)
+}
+
+func kill(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+}
+
+// checkComplete opens every *.parquet under root (hidden names included:
+// none may exist) and checks that it is a whole file holding exactly the
+// rows one commit writes to it.
+func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, temps int) {
+	t.Helper()
+	perFile := map[string]int64{}
+	for _, tb := range schema.AllTables() {
+		counts := map[string]int64{}
+		forEachKey(rows, tb, func(k schema.Key) { counts[k.Crawl]++ })
+		for c, n := range counts {
+			if c == "" {
+				c = schema.DefaultPartition
+			}
+			perFile[filepath.Join(string(tb), "crawl="+c, "part-r1.parquet")] = n
+		}
+	}
+	for _, p := range walk(t, root) {
+		switch {
+		case strings.HasSuffix(p, ".tmp") && strings.HasPrefix(filepath.Base(p), ".part-r1.parquet."):
+			temps++
+		case strings.HasSuffix(p, ".parquet"):
+			want, ok := perFile[p]
+			if !ok {
+				t.Fatalf("unexpected file %s", p)
+			}
+			if n := openFile(t, filepath.Join(root, p)).NumRows(); n != want {
+				t.Fatalf("%s holds %d rows, want %d", p, n, want)
+			}
+			complete++
+		default:
+			t.Fatalf("unexpected file %s", p)
+		}
+	}
+	return complete, temps
+}
+
+func TestKilledWriter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	rows := schematest.Generate(killRowsN)
+
+	t.Run("before_commit", func(t *testing.T) {
+		dir := t.TempDir()
+		cmd, out := startHelper(t, "write", dir)
+		if !out.Scan() {
+			t.Fatal("helper did not start")
+		}
+		time.Sleep(300 * time.Millisecond)
+		kill(t, cmd)
+		complete, temps := checkComplete(t, dir, rows)
+		if complete != 0 || temps == 0 {
+			t.Fatalf("after a kill before commit: %d complete files, %d temporary files; want 0 and some", complete, temps)
+		}
+		// The next commit of the same run id sweeps the leftovers.
+		ds, err := schema.Create(schema.Options{Dir: dir, RunID: "r1", Tables: schema.AllTables()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rows.Write(ds, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := ds.Commit(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, temps := checkComplete(t, dir, rows); temps != 0 {
+			t.Fatalf("%d temporary files survive the next commit", temps)
+		}
+	})
+
+	// Kill a writer that commits in a loop at staggered moments, so that
+	// some kills land in the middle of a commit: whatever *.parquet exists
+	// must be whole.
+	t.Run("during_commits", func(t *testing.T) {
+		for i := range 6 {
+			dir := t.TempDir()
+			cmd, out := startHelper(t, "commit", dir)
+			if !out.Scan() {
+				t.Fatal("helper did not commit")
+			}
+			time.Sleep(time.Duration(i) * 37 * time.Millisecond)
+			kill(t, cmd)
+			complete, temps := checkComplete(t, dir, rows)
+			t.Logf("kill %d: %d complete files, %d temporary files", i, complete, temps)
+			if complete == 0 {
+				t.Fatal("the first commit's files are gone")
+			}
+		}
+	})
+}

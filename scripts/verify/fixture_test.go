@@ -1,0 +1,137 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/schema/schematest"
+)
+
+// fixtureCaptures is the size of the fixture dataset. 300 captures give
+// every table rows in every crawl partition.
+const fixtureCaptures = 300
+
+var (
+	// fixtureRoot is the root of a dataset holding schematest.Generate(
+	// fixtureCaptures) in every table, written with fixtureOptions.
+	fixtureRoot string
+	fixture     = schematest.Generate(fixtureCaptures)
+	// escapeRoot holds captures whose crawl names need escaping.
+	escapeRoot string
+)
+
+// escapeCrawls are crawl names that cannot be used as directory names as
+// they are.
+var escapeCrawls = []string{"my crawl/2024", "kraul-ü", "100%", "a+b=c", "..", "__HIVE_DEFAULT_PARTITION__"}
+
+var fixtureOptions = schema.Options{
+	RunID:    "fixture",
+	Tables:   schema.AllTables(),
+	Version:  "v0.0.0-verify",
+	Metadata: map[string]string{"parse_limit": "512000", "bots": "fixture-catalog"},
+	// Small row groups so that files hold several.
+	RowGroupRows: 64,
+}
+
+func TestMain(m *testing.M) {
+	code, err := run(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+func run(m *testing.M) (int, error) {
+	tmp, err := os.MkdirTemp("", "robotstat-verify-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(tmp)
+
+	fixtureRoot = tmp + "/fixture"
+	o := fixtureOptions
+	o.Dir = fixtureRoot
+	if err := writeDataset(o, fixture); err != nil {
+		return 0, err
+	}
+
+	escapeRoot = tmp + "/escape"
+	rows := &schematest.Rows{}
+	for i, crawl := range escapeCrawls {
+		c := schematest.Capture(i)
+		c.Crawl = crawl
+		rows.Captures = append(rows.Captures, c)
+	}
+	if err := writeDataset(schema.Options{Dir: escapeRoot, RunID: "escape", Tables: []schema.TableName{schema.Captures}}, rows); err != nil {
+		return 0, err
+	}
+	return m.Run(), nil
+}
+
+func writeDataset(o schema.Options, rows *schematest.Rows) error {
+	ds, err := schema.Create(o)
+	if err != nil {
+		return err
+	}
+	defer ds.Abort()
+	if err := rows.Write(ds, 50); err != nil {
+		return err
+	}
+	return ds.Commit(context.Background())
+}
+
+// crawlCounts returns how many rows of table t each crawl has in rows.
+func crawlCounts(rows *schematest.Rows, t schema.TableName) map[string]int {
+	m := map[string]int{}
+	forEachKey(rows, t, func(k schema.Key) { m[k.Crawl]++ })
+	return m
+}
+
+func forEachKey(r *schematest.Rows, t schema.TableName, f func(schema.Key)) {
+	switch t {
+	case schema.Captures:
+		for _, x := range r.Captures {
+			f(x.Key)
+		}
+	case schema.Groups:
+		for _, x := range r.Groups {
+			f(x.Key)
+		}
+	case schema.Agents:
+		for _, x := range r.Agents {
+			f(x.Key)
+		}
+	case schema.Bots:
+		for _, x := range r.Bots {
+			f(x.Key)
+		}
+	case schema.Directives:
+		for _, x := range r.Directives {
+			f(x.Key)
+		}
+	case schema.Rules:
+		for _, x := range r.Rules {
+			f(x.Key)
+		}
+	case schema.Sitemaps:
+		for _, x := range r.Sitemaps {
+			f(x.Key)
+		}
+	case schema.Diagnostics:
+		for _, x := range r.Diagnostics {
+			f(x.Key)
+		}
+	}
+}
+
+// partition returns the directory name of crawl's partition.
+func partition(crawl string) string {
+	if crawl == "" {
+		return "crawl=" + schema.DefaultPartition
+	}
+	return "crawl=" + crawl // fixture crawls need no escaping
+}
