@@ -89,6 +89,16 @@ func TestCorpusInvariants(t *testing.T) {
 // verdict with an allowed path, or a none verdict with a disallowed path,
 // is a bug in the witness method.
 func TestVerdictOracle(t *testing.T) {
+	t.Run("direct", func(t *testing.T) { verdictOracle(t) })
+	t.Run("indexed", func(t *testing.T) {
+		old := indexThreshold
+		indexThreshold = 0
+		defer func() { indexThreshold = old }()
+		verdictOracle(t)
+	})
+}
+
+func verdictOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 9))
 	alpha := []byte("/ab~")
 	var paths []string
