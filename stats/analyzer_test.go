@@ -387,3 +387,35 @@ func TestRowsReuse(t *testing.T) {
 		t.Errorf("after reset %d rows, first time %d", rows.Len(), first)
 	}
 }
+
+// TestAnalyzersShareOptions runs several Analyzers concurrently on shared
+// options (catalog, templates, ranks), as robotstat's workers do; run with
+// -race.
+func TestAnalyzersShareOptions(t *testing.T) {
+	o := DefaultOptions()
+	o.Tables = schema.AllTables()
+	o.Ranks, _ = ReadRanks(strings.NewReader("1,example.com\n"))
+	done := make(chan *Rows)
+	for w := 0; w < 4; w++ {
+		go func() {
+			a, err := NewAnalyzer(o)
+			if err != nil {
+				t.Error(err)
+			}
+			var rows Rows
+			for i := 0; i < 20; i++ {
+				a.Analyze(captureOf([]byte(basicBody), 200), &rows)
+			}
+			done <- &rows
+		}()
+	}
+	var first *Rows
+	for w := 0; w < 4; w++ {
+		r := <-done
+		if first == nil {
+			first = r
+		} else if !reflect.DeepEqual(first.Bots, r.Bots) || !reflect.DeepEqual(first.Captures, r.Captures) {
+			t.Error("workers disagree")
+		}
+	}
+}
