@@ -544,12 +544,17 @@ func (a *Analyzer) diagnosticRows(c *pipeline.Capture, key schema.Key, outcome p
 	add := func(line int32, code string, value string) {
 		dst.Diagnostics = append(dst.Diagnostics, schema.DiagnosticRow{Key: key, Line: line, Code: code, Message: diagMessages[code], Value: value})
 	}
+	if outcome != parse.OutcomeParsed {
+		// The body of a 3xx/4xx/5xx is not read as a robots.txt: an HTML
+		// error page there is no finding (captures.looks_html still says so).
+		return
+	}
 	if LooksHTML(c.Body) {
 		add(0, DiagHTMLBody, "")
 	} else if LooksBinary(c.Body) {
 		add(0, DiagBinaryBody, "")
 	}
-	if outcome == parse.OutcomeParsed {
+	{
 		info, _ := a.robots.Info()
 		if info.BOM {
 			add(0, DiagBOM, "")
