@@ -157,8 +157,8 @@ func (d *Dataset) Sitemaps() *TableWriter[SitemapRow] { return d.sitemaps }
 // enabled.
 func (d *Dataset) Diagnostics() *TableWriter[DiagnosticRow] { return d.diagnostics }
 
-// Files returns the files the last successful Commit put in place, relative
-// to Root, sorted; nil before.
+// Files returns the files Commit put in place, relative to Root, sorted;
+// none before Commit or after a failed one.
 func (d *Dataset) Files() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
