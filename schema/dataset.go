@@ -157,8 +157,8 @@ func (d *Dataset) Sitemaps() *TableWriter[SitemapRow] { return d.sitemaps }
 // enabled.
 func (d *Dataset) Diagnostics() *TableWriter[DiagnosticRow] { return d.diagnostics }
 
-// Files returns the files the last successful Commit put in place, relative
-// to Root, sorted; nil before.
+// Files returns the files Commit put in place, relative to Root, sorted;
+// none before Commit or after a failed one.
 func (d *Dataset) Files() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -228,7 +228,9 @@ func (d *Dataset) Commit(ctx context.Context) error {
 
 	d.mu.Lock()
 	d.state = stateDone
-	d.committed = final
+	if err == nil {
+		d.committed = final
+	}
 	d.mu.Unlock()
 	return err
 }
@@ -287,8 +289,8 @@ func (d *Dataset) commit(ctx context.Context, failed error) ([]string, error) {
 
 	// A rename is durable once its directory is synced; a new directory once
 	// its parent is. Sync partition folders, then table folders, then the
-	// root.
-	dirs := map[string]bool{d.root: true}
+	// root and its parent (Create may have made the root).
+	dirs := map[string]bool{d.root: true, filepath.Dir(d.root): true}
 	for _, p := range final {
 		dirs[filepath.Dir(p)] = true
 		dirs[filepath.Dir(filepath.Dir(p))] = true

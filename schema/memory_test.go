@@ -122,8 +122,9 @@ func vmHWM(t testing.TB) int64 {
 
 // TestMemoryFlat writes 100k, 300k and 1M captures in child processes and
 // checks that memory does not grow with the row count once the first row
-// groups are flushed: the largest live heap of the 1M run is within 15% of
-// the 300k run's (100k captures fill less than one captures row group, so
+// groups are flushed: the largest live heap of the 1M run is within 30% of
+// the 300k run's (linear growth would be 230% more; the margin absorbs
+// where GC cycles happen to end relative to row group flushes) (100k captures fill less than one captures row group, so
 // it is reported, not compared), and peak RSS stays far below issue 5's
 // 512 MiB budget.
 func TestMemoryFlat(t *testing.T) {
@@ -158,8 +159,8 @@ func TestMemoryFlat(t *testing.T) {
 	t.Logf("100k captures: %s", r100k.line)
 	t.Logf("300k captures: %s", r300k.line)
 	t.Logf("1M captures:   %s", r1m.line)
-	if limit := r300k.live * 115 / 100; r1m.live > limit {
-		t.Errorf("live heap grew from %d KiB (300k) to %d KiB (1M), more than 15%%", r300k.live, r1m.live)
+	if limit := r300k.live * 130 / 100; r1m.live > limit {
+		t.Errorf("live heap grew from %d KiB (300k) to %d KiB (1M), more than 30%%", r300k.live, r1m.live)
 	}
 	if r1m.hwm > 256<<10 {
 		t.Errorf("peak RSS %d KiB for 1M captures, want under 256 MiB", r1m.hwm)

@@ -3,6 +3,8 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -27,7 +29,8 @@ const (
 )
 
 // Options configures a Dataset. The zero value is not valid: Dir and RunID
-// are required. Create applies the defaults and calls Validate.
+// are required. Create applies the defaults, calls Validate and keeps a deep
+// copy, so the caller may reuse or change its Options afterwards.
 type Options struct {
 	// Dir is the dataset's root (robotstat's --out). It is created if it
 	// does not exist. Nothing is written outside it.
@@ -60,8 +63,11 @@ type Options struct {
 	DictionaryBytes int64
 }
 
-// withDefaults returns a copy of o with zero fields set to their defaults.
+// withDefaults returns a deep copy of o with zero fields set to their
+// defaults.
 func (o Options) withDefaults() Options {
+	o.Tables = slices.Clone(o.Tables)
+	o.Metadata = maps.Clone(o.Metadata)
 	if len(o.Tables) == 0 {
 		o.Tables = DefaultTables()
 	}

@@ -94,7 +94,6 @@ func firstDiff(a, b string) string {
 type typeDoc struct {
 	doc    string
 	fields map[string]string // parquet column name -> field comment
-	order  []string          // Go field names in order, for embedded structs
 	embeds []string          // embedded type names
 }
 

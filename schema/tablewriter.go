@@ -22,11 +22,17 @@ type Row interface {
 // per crawl partition, each opened on the first row of its crawl.
 //
 // A TableWriter is safe for concurrent use by several goroutines. Each
-// Write encodes its batch under the table's lock, so workers writing
-// different tables encode in parallel while writes to one table are
-// serialised; batches of a few hundred rows or more keep the lock's cost
-// negligible. A nil *TableWriter (a table not in Options.Tables) accepts and
-// discards rows, so callers need not branch on the tables the user chose.
+// Write encodes its batch in the caller's goroutine under the table's lock,
+// so workers writing different tables encode in parallel while writes to
+// one table are serialised; batches of a few hundred rows keep the lock's
+// cost negligible. A single writer goroutine fed by a channel would instead
+// put all encoding on one core and add a copy of every batch. Encoding
+// costs about 3.5 µs per captures row and 0.4 µs per bots row when a
+// capture's 60 bots rows share their key (measured on the 2-core machine),
+// so the table locks are far from the pipeline's bottleneck.
+//
+// A nil *TableWriter (a table not in Options.Tables) accepts and discards
+// rows, so callers need not branch on the tables the user chose.
 type TableWriter[T Row] struct {
 	ds   *Dataset
 	name TableName
