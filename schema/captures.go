@@ -45,10 +45,11 @@ type CaptureRow struct {
 	// unreachable (5xx: section 2.3.1.4, everything disallowed), redirect
 	// (3xx: section 2.3.1.2, the rules are those of redirect_target).
 	Outcome string `parquet:"outcome,dict"`
-	// Common Crawl's class of the status: success (2xx), redirect (3xx),
-	// notfound (404, 410), unauthorized (401), forbidden (403),
-	// defer_visits (429 and 5xx, which make its crawler postpone the site)
-	// or other.
+	// Common Crawl's class of the status, as its crawler classifies
+	// robots.txt fetches: success (200), redirect (3xx), notfound (400, 404,
+	// 410), unauthorized (401), forbidden (403), defer_visits (429 and 5xx,
+	// which make its crawler postpone the site) or other (any other code,
+	// other 2xx included, and no status).
 	StatusClass string `parquet:"status_class,dict"`
 	// Location of a 3xx response, resolved against url. NULL otherwise.
 	RedirectTarget string `parquet:"redirect_target,optional,dict"`
