@@ -11,19 +11,19 @@ import (
 // end the run and are returned from Run wrapped with %w context.
 var (
 	// Container: the compressed or framed stream itself is broken.
-	ErrGzip     = errors.New("broken gzip member")          // bad header, corrupt deflate data, checksum mismatch
-	ErrZstd     = errors.New("broken zstd stream")          // bad or truncated frame; the rest of the input is skipped
-	ErrGarbage  = errors.New("garbage between records")     // bytes that are neither a gzip member nor a WARC record; skipped to the next one
-	ErrNotWARC  = errors.New("input is not a WARC")         // no WARC/ line anywhere: an HTML error page, a listing, a binary
-	ErrTruncIn  = errors.New("input ends inside a record")  // the stream ended before Content-Length bytes of block
+	ErrGzip     = errors.New("broken gzip member")         // bad header, corrupt deflate data, checksum mismatch
+	ErrZstd     = errors.New("broken zstd stream")         // bad or truncated frame; the rest of the input is skipped
+	ErrGarbage  = errors.New("garbage between records")    // bytes that are neither a gzip member nor a WARC record; skipped to the next one
+	ErrNotWARC  = errors.New("input is not a WARC")        // no WARC/ line anywhere: an HTML error page, a listing, a binary
+	ErrTruncIn  = errors.New("input ends inside a record") // the stream ended before Content-Length bytes of block
 	ErrNoRecord = errors.New("no WARC record where one was expected")
 
 	// Record: one WARC record is malformed; it is skipped.
-	ErrHeaderTooLong  = errors.New("WARC header too long")
-	ErrHeaderNoEnd    = errors.New("WARC header has no blank line")
-	ErrContentLength  = errors.New("missing or invalid WARC Content-Length")
-	ErrHeaderLine     = errors.New("malformed WARC header line")
-	ErrRecordEnd      = errors.New("record not followed by CRLF CRLF")
+	ErrHeaderTooLong = errors.New("WARC header too long")
+	ErrHeaderNoEnd   = errors.New("WARC header has no blank line")
+	ErrContentLength = errors.New("missing or invalid WARC Content-Length")
+	ErrHeaderLine    = errors.New("malformed WARC header line")
+	ErrRecordEnd     = errors.New("record not followed by CRLF CRLF")
 
 	// HTTP: the response header inside a record is malformed; the record is skipped.
 	ErrStatusLine    = errors.New("malformed HTTP status line")
@@ -39,12 +39,12 @@ var (
 	ErrRow = errors.New("malformed dump row")
 
 	// Environment: returned from Run, never counted.
-	ErrGaveUp   = errors.New("gave up fetching")              // HTTP(S) input failed after Config.Retry.MaxTries tries
-	ErrSlowDown = errors.New("server asks to slow down")      // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
-	ErrFetch    = errors.New("fetch failed")                  // HTTP status that is not worth retrying (403, 404, ...)
-	ErrShard    = errors.New("invalid shard")                 // ParseShard / Config.Validate
+	ErrGaveUp   = errors.New("gave up fetching")               // HTTP(S) input failed after Config.Retry.MaxTries tries
+	ErrSlowDown = errors.New("server asks to slow down")       // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
+	ErrFetch    = errors.New("fetch failed")                   // HTTP status that is not worth retrying (403, 404, ...)
+	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
 	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
-	ErrNoStdin  = errors.New("standard input not configured")   // input "-" without Config.Stdin
+	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
 )
 
 // Class groups data errors for counting. The zero value is not a class.

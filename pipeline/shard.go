@@ -19,7 +19,7 @@ type Shard struct {
 // shardEnv lists, per scheduler, the variables --shard auto reads.
 var shardEnv = [...]struct{ index, count string }{
 	{"JOB_COMPLETION_INDEX", "JOB_COMPLETION_COUNT"},          // Kubernetes indexed Job (count: set it from .spec.completions)
-	{"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"},          // Slurm job array
+	{"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"},         // Slurm job array
 	{"AWS_BATCH_JOB_ARRAY_INDEX", "AWS_BATCH_JOB_ARRAY_SIZE"}, // AWS Batch array job
 }
 

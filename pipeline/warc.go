@@ -430,7 +430,7 @@ func (w *WARCReader) ReadBlock(dst []byte, limit int) ([]byte, int64, error) {
 	}
 	base := len(dst)
 	for int64(len(dst)-base) < want {
-		n, err := w.Read(dst[len(dst):base+int(want)])
+		n, err := w.Read(dst[len(dst) : base+int(want)])
 		dst = dst[:len(dst)+n]
 		if err != nil {
 			if err == io.EOF {
