@@ -72,6 +72,7 @@ type stream struct {
 	marks    []memberMark
 	pending  error // errBreak to deliver before more data
 	done     bool
+	gap      bool // skipping after a reported error: do not report again
 
 	report func(off int64, err error, ex []byte) // reports a container error; set by the owner
 }
@@ -85,7 +86,7 @@ func (s *stream) reset(r io.Reader, total *atomicInt64) error {
 	} else {
 		s.br.Reset(&s.src)
 	}
-	s.inMember, s.coff, s.dpos, s.pending, s.done = false, 0, 0, nil, false
+	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
 	s.marks = append(s.marks[:0], memberMark{0, 0})
 	head, _ := s.br.Peek(4)
 	switch {
@@ -234,6 +235,7 @@ func (s *stream) Read(p []byte) (int, error) {
 				err = ErrTruncIn
 			}
 			s.report(s.coff, fmt.Errorf("%w: %w", ErrGzip, err), nil)
+			s.gap = true
 			if n > 0 {
 				s.pending = errBreak
 				return n, nil
@@ -246,7 +248,7 @@ func (s *stream) Read(p []byte) (int, error) {
 // nextMember starts the next gzip member, skipping (and reporting once per
 // gap) anything that is not one. It returns io.EOF at the end of the input.
 func (s *stream) nextMember() error {
-	gap := false
+	gap := s.gap
 	for {
 		if s.done {
 			return io.EOF
@@ -284,6 +286,7 @@ func (s *stream) nextMember() error {
 			continue
 		}
 		s.gz.Multistream(false)
+		s.gap = false
 		if gap {
 			s.pending = errBreak
 		}

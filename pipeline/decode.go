@@ -45,14 +45,13 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	}
 	crawl := r.cfg.Crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
-	var records int64
-	defer func() { r.records.Add(records) }()
+	// Records counts every record header found, malformed ones included.
+	defer func() { r.records.Add(wr.Index() + 1) }()
 	for wr.Next() {
 		if stop != nil {
 			return stop
 		}
-		records++
-		if records&255 == 0 && ctx.Err() != nil {
+		if wr.Index()&255 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		h := wr.Header()

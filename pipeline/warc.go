@@ -65,7 +65,7 @@ type WARCReader struct {
 	seen   bool  // a record header was found in this stream
 	err    error // environment error
 	nerrs  int64
-	broken bool // previous Read saw errBreak
+	gap    bool // inside a gap that was already reported
 
 	// Report receives each data error: the stored offset (Locate of the
 	// position), the record index (-1 outside a record), the class, the
@@ -93,7 +93,7 @@ func (w *WARCReader) Reset(r io.Reader) {
 		w.br.Reset(r)
 	}
 	w.pos, w.left, w.cut, w.start, w.off, w.index = 0, 0, false, 0, 0, -1
-	w.seen, w.err, w.nerrs, w.broken = false, nil, 0, false
+	w.seen, w.err, w.nerrs, w.gap = false, nil, 0, false
 	w.hdr = WARCHeader{}
 }
 
@@ -225,34 +225,48 @@ func (w *WARCReader) findStart() (ok, more bool) {
 		}
 		break
 	}
-	// Garbage: report once, then skip line by line to a line (or a break)
-	// that starts with "WARC/".
-	ex, _ := w.br.Peek(maxExcerpt)
-	if !w.seen {
-		w.report(w.locate(w.pos), -1, ClassContainer, ErrNotWARC, ex)
-	} else {
-		w.report(w.locate(w.pos), -1, ClassContainer, ErrGarbage, ex)
+	// Garbage: report once per gap (not at all right after a malformed
+	// record, whose error covers it), then skip to the next "WARC/".
+	if !w.gap {
+		ex, _ := w.br.Peek(maxExcerpt)
+		if !w.seen {
+			w.report(w.locate(w.pos), -1, ClassContainer, ErrNotWARC, ex)
+		} else {
+			w.report(w.locate(w.pos), -1, ClassContainer, ErrGarbage, ex)
+		}
 	}
 	w.seen = true // one ErrNotWARC per stream; later gaps are garbage
-	return false, w.skipLine()
+	w.gap = true
+	return false, w.skipToWARC()
 }
 
-// skipLine consumes up to and including the next LF, or up to a break. It
-// reports whether the stream goes on.
-func (w *WARCReader) skipLine() bool {
+// skipToWARC consumes at least one byte and then up to the next "WARC/"
+// (anywhere, not only at a line start: padding such as NUL runs often
+// precedes a record without a newline), or up to a break. It reports
+// whether the stream goes on.
+func (w *WARCReader) skipToWARC() bool {
+	if _, err := w.br.Discard(1); err != nil {
+		return !w.ioErr(err) && err != io.EOF
+	}
+	w.pos++
 	for {
-		line, err := w.br.ReadSlice('\n')
-		w.pos += int64(len(line))
+		b, err := w.br.ReadSlice('W')
+		w.pos += int64(len(b))
 		switch err {
-		case nil, errBreak:
-			return true
+		case nil:
+			w.br.UnreadByte()
+			w.pos--
+			if next, _ := w.br.Peek(len(warcPrefix)); bytes.Equal(next, warcPrefix) {
+				return true
+			}
+			w.br.Discard(1)
+			w.pos++
 		case bufio.ErrBufferFull:
-			continue
+		case errBreak:
+			return true
+		default:
+			return !w.ioErr(err) && len(b) > 0
 		}
-		if w.ioErr(err) {
-			return false
-		}
-		return len(line) > 0 || err == nil
 	}
 }
 
@@ -261,6 +275,7 @@ func (w *WARCReader) skipLine() bool {
 func (w *WARCReader) readHeader() bool {
 	w.index++
 	w.seen = true
+	w.gap = true // until the header proves good, what follows is covered by its error
 	w.start = w.pos
 	w.off = w.locate(w.pos)
 	w.cut = false
@@ -299,6 +314,7 @@ func (w *WARCReader) readHeader() bool {
 	if !w.parseHeader() {
 		return false
 	}
+	w.gap = false
 	w.left = w.hdr.ContentLength
 	return true
 }
@@ -382,7 +398,7 @@ func (w *WARCReader) parseHeader() bool {
 			if equalFold(name, "WARC-Payload-Digest") {
 				h.PayloadDigest = val
 			}
-		case 29:
+		case 28:
 			if equalFold(name, "WARC-Identified-Payload-Type") {
 				h.IdentifiedType = val
 			}
