@@ -133,7 +133,7 @@ func TestBadInputs(t *testing.T) {
 					t.Errorf("%+v %q", c.Capture, c.Body)
 				}
 			}},
-		{"lf_only", "x.warc", []byte("WARC/1.0\nWARC-Type: response\nWARC-Target-URI: https://a.example/robots.txt\nContent-Length: "+strconv.Itoa(len(lfBlock))+"\n\n"+lfBlock+"\n\n"),
+		{"lf_only", "x.warc", []byte("WARC/1.0\nWARC-Type: response\nWARC-Target-URI: https://a.example/robots.txt\nContent-Length: " + strconv.Itoa(len(lfBlock)) + "\n\n" + lfBlock + "\n\n"),
 			want{1, 1, nil, nil}, func(t *testing.T, caps []got) {
 				if c := caps[0]; c.Status != 301 || c.Location != "https://www.a.example/robots.txt" {
 					t.Errorf("%+v %q", c.Capture, c.Body)

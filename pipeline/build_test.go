@@ -1,12 +1,16 @@
 package pipeline
 
 import (
+	"archive/tar"
 	"bytes"
 	"compress/zlib"
+	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/flate"
@@ -126,4 +130,24 @@ func writeTemp(t testing.TB, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+func tarFile(w io.Writer, files map[string]string) {
+	tw := tar.NewWriter(w)
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		tw.WriteHeader(&tar.Header{Name: "sites/" + n, Mode: 0o644, Size: int64(len(files[n])), Typeflag: tar.TypeReg, ModTime: time.Unix(1716027072, 0)})
+		io.WriteString(tw, files[n])
+	}
+	tw.Close()
+}
+
+func sortedCopy(s []string) []string {
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	return c
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bufio"
+	"context"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -75,6 +76,7 @@ type stream struct {
 	gap      bool // skipping after a reported error: do not report again
 
 	report func(off int64, err error, ex []byte) // reports a container error; set by the owner
+	ctx    context.Context                       // checked on every read, so that a huge record stops on cancel
 }
 
 const compressedBufSize = 256 << 10
@@ -181,6 +183,11 @@ func (s *stream) offsetAt(pos int64) int64 {
 func (s *stream) compressedPos() int64 { return s.src.n - int64(s.br.Buffered()) }
 
 func (s *stream) Read(p []byte) (int, error) {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
 	if s.pending != nil {
 		err := s.pending
 		s.pending = nil

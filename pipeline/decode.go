@@ -32,6 +32,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			stop = e
 		}
 	}
+	d.s.ctx = ctx
 	if err := d.s.reset(rc, &r.bytesRead); err != nil {
 		return src.dataErr(0, -1, ClassContainer, err, nil)
 	}

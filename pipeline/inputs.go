@@ -174,12 +174,12 @@ func (r *runner) readManifest(ctx context.Context, name string) ([]string, error
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		if !isURL(l) && !filepath.IsAbs(l) {
-			if isURL(base) {
-				l = strings.TrimSuffix(base, "/") + "/" + strings.TrimPrefix(l, "/")
-			} else {
-				l = filepath.Join(base, l)
-			}
+		switch {
+		case isURL(l):
+		case isURL(base):
+			l = strings.TrimSuffix(base, "/") + "/" + strings.TrimPrefix(l, "/")
+		case !filepath.IsAbs(l):
+			l = filepath.Join(base, l)
 		}
 		lines = append(lines, l)
 	}

@@ -59,13 +59,13 @@ type WARCReader struct {
 	left int64  // block bytes not yet read
 	cut  bool   // the current block ended early
 
-	start  int64 // decompressed offset of the current record
-	off    int64 // stored offset of the current record (Locate(start))
-	index  int64 // index of the current record; -1 before the first
-	seen   bool  // a record header was found in this stream
-	err    error // environment error
-	nerrs  int64
-	gap    bool // inside a gap that was already reported
+	start int64 // decompressed offset of the current record
+	off   int64 // stored offset of the current record (Locate(start))
+	index int64 // index of the current record; -1 before the first
+	seen  bool  // a record header was found in this stream
+	err   error // environment error
+	nerrs int64
+	gap   bool // inside a gap that was already reported
 
 	// Report receives each data error: the stored offset (Locate of the
 	// position), the record index (-1 outside a record), the class, the
