@@ -2,8 +2,8 @@ package pipeline
 
 import (
 	"bufio"
-	"context"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"

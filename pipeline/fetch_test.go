@@ -107,9 +107,14 @@ func TestHTTPInputs(t *testing.T) {
 	var mu sync.Mutex
 	var delays []time.Duration
 	cfg := Config{
-		Workers:   2,
-		Retry:     RetryPolicy{MaxTries: 4, BaseDelay: 10 * time.Millisecond, MaxDelay: 10 * time.Second},
-		testSleep: func(ctx context.Context, d time.Duration) error { mu.Lock(); delays = append(delays, d); mu.Unlock(); return ctx.Err() },
+		Workers: 2,
+		Retry:   RetryPolicy{MaxTries: 4, BaseDelay: 10 * time.Millisecond, MaxDelay: 10 * time.Second},
+		testSleep: func(ctx context.Context, d time.Duration) error {
+			mu.Lock()
+			delays = append(delays, d)
+			mu.Unlock()
+			return ctx.Err()
+		},
 	}
 	tests := []struct {
 		path     string

@@ -123,8 +123,8 @@ func (d *payloadDecoder) decode(h *HTTPHeader, p []byte, stored int64, limit int
 
 // inflate reads src into d.out up to limit and counts the rest.
 func (d *payloadDecoder) inflate(src io.Reader, limit int) ([]byte, int64, error) {
-	if cap(d.out) < limit {
-		d.out = make([]byte, 0, min(limit, 64<<10))
+	if d.out == nil {
+		d.out = make([]byte, 0, min(limit, 64<<10)) // grows to the largest body seen, at most limit
 	}
 	out := d.out[:0]
 	var err error

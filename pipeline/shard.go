@@ -56,8 +56,7 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 					i -= m
 				}
 			}
-			sh := Shard{Index: i, Count: n}
-			return sh, sh.validate()
+			return checked(Shard{Index: i, Count: n})
 		}
 		return Shard{}, fmt.Errorf("%w: auto: none of JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX is set", ErrShard)
 	}
@@ -67,8 +66,19 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	if !ok || err1 != nil || err2 != nil {
 		return Shard{}, fmt.Errorf("%w: %q: want i/n, e.g. 0/4, or auto", ErrShard, s)
 	}
-	sh := Shard{Index: i, Count: n}
-	return sh, sh.validate()
+	return checked(Shard{Index: i, Count: n})
+}
+
+// checked validates a parsed shard, which must name a count (0/0 is not
+// "no sharding" when written out).
+func checked(s Shard) (Shard, error) {
+	if s.Count < 1 {
+		return Shard{}, fmt.Errorf("%w: %d/%d: want n >= 1", ErrShard, s.Index, s.Count)
+	}
+	if err := s.validate(); err != nil {
+		return Shard{}, err
+	}
+	return s, nil
 }
 
 func (s Shard) validate() error {
