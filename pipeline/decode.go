@@ -15,6 +15,47 @@ type decoder struct {
 	s   stream
 	wr  *WARCReader
 	buf []byte
+	cur *job // the batch being filled
+}
+
+// slot returns a record to fill in the current batch, waiting for a free
+// batch when there is none.
+func (d *decoder) slot(ctx context.Context) (*rec, error) {
+	if d.cur == nil {
+		j, err := d.r.getJob(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.cur = j
+	}
+	return d.cur.slot(), nil
+}
+
+// unslot gives back the last slot (its record could not be read).
+func (d *decoder) unslot() { d.cur.n-- }
+
+// commit accounts a filled slot and hands the batch on when it is full.
+func (d *decoder) commit(ctx context.Context, n int) error {
+	d.cur.bytes += n
+	if d.cur.full() {
+		return d.flush(ctx)
+	}
+	return nil
+}
+
+// flush hands the current batch to the workers, also at the end of an
+// input and when the decoder stops on an error: nothing read is lost.
+func (d *decoder) flush(ctx context.Context) error {
+	j := d.cur
+	if j == nil {
+		return nil
+	}
+	d.cur = nil
+	if j.n == 0 {
+		d.r.free <- j
+		return nil
+	}
+	return d.r.send(ctx, j)
 }
 
 var decoderPool = sync.Pool{New: func() any { return &decoder{wr: NewWARCReader(nil)} }}
@@ -61,24 +102,23 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if !all && !isRobotsPath(h.TargetURI) {
 				continue
 			}
-			j, err := r.getJob(ctx)
+			j, err := d.slot(ctx)
 			if err != nil {
 				return err
 			}
-			j.src, j.crawl, j.offset, j.index = src, crawl, wr.Offset(), wr.Index()
+			j.kind, j.src, j.crawl, j.offset, j.index = jobWARC, src, crawl, wr.Offset(), wr.Index()
 			j.setWARC(h)
 			j.resource = bytes.Equal(h.Type, []byte("resource"))
 			j.block, j.stored, err = wr.ReadBlock(j.block[:0], r.cfg.RecordLimit)
 			j.cut = wr.Truncated()
 			if err != nil {
-				r.free <- j
+				d.unslot()
 				return err
 			}
 			if stop != nil {
-				r.free <- j
 				return stop
 			}
-			if err := r.send(ctx, j); err != nil {
+			if err := d.commit(ctx, len(j.block)); err != nil {
 				return err
 			}
 		case bytes.Equal(h.Type, []byte("warcinfo")):

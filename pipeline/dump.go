@@ -22,7 +22,7 @@ const maxLine = 16 << 20 // a JSON line or CSV record longer than this is skippe
 
 // direct hands one capture with known fields to the workers.
 func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64) error {
-	j, err := d.r.getJob(ctx)
+	j, err := d.slot(ctx)
 	if err != nil {
 		return err
 	}
@@ -30,7 +30,7 @@ func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status
 	j.url, j.status, j.time = url, status, t
 	j.block = append(j.block[:0], body[:min(len(body), d.r.cfg.BodyLimit)]...)
 	j.stored, j.cut = max(bodyLen, int64(len(body))), false
-	return d.r.send(ctx, j)
+	return d.commit(ctx, len(j.block))
 }
 
 func (d *decoder) openStream(ctx context.Context, rc io.Reader) error {

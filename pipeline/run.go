@@ -165,6 +165,9 @@ func (r *runner) decode(ctx context.Context, in input) error {
 	default:
 		err = d.hostFile(ctx, rc)
 	}
+	if ferr := d.flush(ctx); err == nil {
+		err = ferr
+	}
 	d.s.close()
 	if err != nil {
 		var re *ReadError
@@ -184,6 +187,7 @@ var errStop = errors.New("run stopped")
 func (r *runner) getJob(ctx context.Context) (*job, error) {
 	select {
 	case j := <-r.free:
+		j.n, j.bytes = 0, 0
 		return j, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
