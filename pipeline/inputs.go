@@ -56,7 +56,7 @@ func formatOf(name string) format {
 		}
 	}
 	switch ext := path.Ext(base); ext {
-	case ".warc", ".arc":
+	case ".warc":
 		return formatWARC
 	case ".jsonl", ".ndjson", ".json":
 		return formatJSONL

@@ -40,7 +40,6 @@ func (r *runner) startProgress(list []input) (stop func()) {
 		progressbar.OptionThrottle(progressEvery),
 		progressbar.OptionSetWidth(24),
 		progressbar.OptionShowDescriptionAtLineEnd(),
-		progressbar.OptionClearOnFinish(),
 	)
 	done := make(chan struct{})
 	finished := make(chan struct{})
@@ -67,6 +66,8 @@ func (r *runner) startProgress(list []input) (stop func()) {
 	return func() {
 		close(done)
 		<-finished
+		bar.Set64(r.bytesRead.Load())
+		bar.Describe(strconv.FormatInt(r.captures.Load(), 10) + " captures")
 		bar.Finish()
 	}
 }

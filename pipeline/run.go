@@ -171,17 +171,13 @@ func (r *runner) decode(ctx context.Context, in input) error {
 	d.s.close()
 	if err != nil {
 		var re *ReadError
-		if errors.As(err, &re) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, errStop) {
+		if errors.As(err, &re) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
 		return fmt.Errorf("read %s: %w", in.name, err)
 	}
 	return nil
 }
-
-// errStop is returned by a decoder that stops because the run is ending
-// for another reason (the group has the real error).
-var errStop = errors.New("run stopped")
 
 // getJob waits for a free job: the back-pressure that bounds memory.
 func (r *runner) getJob(ctx context.Context) (*job, error) {
