@@ -34,6 +34,9 @@ type Consumer func(worker int, c *Capture) error
 // that cannot be opened or fetched, ctx cancelled, consume failing) end the
 // run and are returned wrapped with context. The Summary is filled as far
 // as the run went in every case.
+//
+// Run may be called concurrently; runs share nothing but a pool of decoder
+// buffers.
 func Run(ctx context.Context, cfg Config, inputs []string, consume Consumer) (Summary, error) {
 	start := time.Now()
 	cfg.fill()

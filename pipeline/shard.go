@@ -11,7 +11,7 @@ import (
 // order; manifests in line order) belongs to shard k mod Count. Every task
 // given the same inputs computes the same list, so tasks 0..Count-1 read
 // each input exactly once between them. The zero value (Count 0) selects
-// everything.
+// everything. A Shard is a plain value.
 type Shard struct {
 	Index, Count int
 }
