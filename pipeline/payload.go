@@ -164,10 +164,10 @@ func (d *payloadDecoder) inflate(src io.Reader, limit int) ([]byte, int64, error
 // optional extensions, CRLF or LF.
 func looksChunked(p []byte) bool {
 	i := 0
-	for i < len(p) && i < 17 && unhex(p[i]) >= 0 {
+	for i < len(p) && i <= maxChunkDigits && unhex(p[i]) >= 0 {
 		i++
 	}
-	if i == 0 || i == 17 {
+	if i == 0 || i > maxChunkDigits {
 		return false
 	}
 	for i < len(p) && (p[i] == ' ' || p[i] == '\t') {
@@ -179,6 +179,10 @@ func looksChunked(p []byte) bool {
 	}
 	return i < len(p) && (p[i] == '\n' || p[i] == '\r' && i+1 < len(p) && p[i+1] == '\n')
 }
+
+// maxChunkDigits bounds a chunk-size: 15 hex digits stay below 2^60, so the
+// size cannot overflow int64 (fuzzing found "8000000000000000" doing so).
+const maxChunkDigits = 15
 
 func unhex(c byte) int {
 	switch {
@@ -208,7 +212,7 @@ func dechunk(p []byte) (data []byte, ok, truncated bool) {
 		if i := bytes.IndexByte(line, ';'); i >= 0 {
 			line = trimSpace(line[:i])
 		}
-		if len(line) == 0 || len(line) > 16 {
+		if len(line) == 0 || len(line) > maxChunkDigits {
 			return p[:w], false, false
 		}
 		var size int64

@@ -92,9 +92,9 @@ func (r *runner) summary() Summary {
 	return s
 }
 
-// jobsPerWorker bounds captures in flight: enough to keep every worker busy
-// while a decoder refills, few enough that memory is a handful of record
-// buffers per worker.
+// jobsPerWorker bounds the batches in flight: enough to keep every worker
+// busy while a decoder refills, few enough that memory is a handful of
+// batch buffers (at most batchBytes plus one record each) per worker.
 const jobsPerWorker = 4
 
 func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
@@ -102,13 +102,7 @@ func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
 	if err != nil {
 		return r.summary(), err
 	}
-	if r.cfg.Shard.Count > 1 {
-		kept := list[:0:0]
-		for k := r.cfg.Shard.Index; k < len(list); k += r.cfg.Shard.Count {
-			kept = append(kept, list[k])
-		}
-		list = kept
-	}
+	list = selectShard(r.cfg.Shard, list)
 
 	n := r.cfg.Workers * jobsPerWorker
 	r.jobs = make(chan *job, n)

@@ -93,13 +93,15 @@ func (s Shard) validate() error {
 
 // Select returns the inputs of this shard, in order. It does not copy when
 // the shard selects everything.
-func (s Shard) Select(inputs []string) []string {
+func (s Shard) Select(inputs []string) []string { return selectShard(s, inputs) }
+
+func selectShard[T any](s Shard, list []T) []T {
 	if s.Count <= 1 {
-		return inputs
+		return list
 	}
-	out := make([]string, 0, len(inputs)/s.Count+1)
-	for k := s.Index; k < len(inputs); k += s.Count {
-		out = append(out, inputs[k])
+	out := make([]T, 0, len(list)/s.Count+1)
+	for k := s.Index; k < len(list); k += s.Count {
+		out = append(out, list[k])
 	}
 	return out
 }
