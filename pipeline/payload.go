@@ -180,9 +180,13 @@ func looksChunked(p []byte) bool {
 	return i < len(p) && (p[i] == '\n' || p[i] == '\r' && i+1 < len(p) && p[i+1] == '\n')
 }
 
-// maxChunkDigits bounds a chunk-size: 15 hex digits stay below 2^60, so the
-// size cannot overflow int64 (fuzzing found "8000000000000000" doing so).
-const maxChunkDigits = 15
+// A chunk-size is bounded by value, not by digits (leading zeros are
+// valid): fuzzing found "8000000000000000" overflowing int64 and, once
+// digits were capped, "0000000000000000" wrongly rejected.
+const (
+	maxChunkSize   = 1 << 60
+	maxChunkDigits = 64
+)
 
 func unhex(c byte) int {
 	switch {
@@ -218,7 +222,7 @@ func dechunk(p []byte) (data []byte, ok, truncated bool) {
 		var size int64
 		for _, c := range line {
 			v := unhex(c)
-			if v < 0 {
+			if v < 0 || size > maxChunkSize>>4 {
 				return p[:w], false, false
 			}
 			size = size<<4 | int64(v)
