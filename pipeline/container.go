@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -68,12 +67,14 @@ type stream struct {
 	zd   *zstd.Decoder
 
 	inMember bool
-	coff     int64 // offset of the current member
+	coff     int64 // offset of the current member or frame
 	dpos     int64 // decompressed bytes delivered
 	marks    []memberMark
 	pending  error // errBreak to deliver before more data
 	done     bool
 	gap      bool // skipping after a reported error: do not report again
+
+	zst zstdState
 
 	report func(off int64, err error, ex []byte) // reports a container error; set by the owner
 	ctx    context.Context                       // checked on every read, so that a huge record stops on cancel
@@ -100,56 +101,12 @@ func (s *stream) reset(r io.Reader, total *atomicInt64) error {
 		s.marks = s.marks[:0]
 	case bytes.HasPrefix(head, zstdMagic), bytes.HasPrefix(head, zstdDictMagic):
 		s.kind = containerZstd
+		s.marks = s.marks[:0]
+		s.zst = zstdState{frame: s.zst.frame}
 		return s.startZstd()
 	default:
 		s.kind = containerPlain
 	}
-	return nil
-}
-
-// startZstd opens a zstd stream, loading the dictionary that the IIPC
-// .warc.zst layout stores in a leading skippable frame (itself optionally
-// zstd-compressed). Records compressed frame by frame are located at the
-// stream (offset 0): the decoder does not expose frame boundaries.
-func (s *stream) startZstd() error {
-	var opts []zstd.DOption
-	opts = append(opts, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
-	head, _ := s.br.Peek(8)
-	if bytes.HasPrefix(head, zstdDictMagic) && len(head) == 8 {
-		n := binary.LittleEndian.Uint32(head[4:])
-		if n > 64<<20 {
-			return fmt.Errorf("%w: dictionary frame of %d bytes", ErrZstd, n)
-		}
-		s.br.Discard(8)
-		dict := make([]byte, n)
-		if _, err := io.ReadFull(s.br, dict); err != nil {
-			return fmt.Errorf("%w: dictionary frame: %w", ErrZstd, err)
-		}
-		if bytes.HasPrefix(dict, zstdMagic) {
-			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-			if err != nil {
-				return err
-			}
-			dict, err = d.DecodeAll(dict, nil)
-			d.Close()
-			if err != nil {
-				return fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
-			}
-		}
-		if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
-			opts = append(opts, zstd.WithDecoderDicts(dict))
-		} else {
-			opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
-		}
-	}
-	if s.zd != nil {
-		s.zd.Close()
-	}
-	zd, err := zstd.NewReader(s.br, opts...)
-	if err != nil {
-		return fmt.Errorf("%w: %w", ErrZstd, err)
-	}
-	s.zd = zd
 	return nil
 }
 
@@ -166,8 +123,6 @@ func (s *stream) offsetAt(pos int64) int64 {
 	switch s.kind {
 	case containerPlain:
 		return pos
-	case containerZstd:
-		return 0
 	}
 	i := 0
 	for i+1 < len(s.marks) && s.marks[i+1].dpos <= pos {
@@ -202,21 +157,7 @@ func (s *stream) Read(p []byte) (int, error) {
 		s.dpos += int64(n)
 		return n, err
 	case containerZstd:
-		if s.done {
-			return 0, io.EOF
-		}
-		n, err := s.zd.Read(p)
-		s.dpos += int64(n)
-		if err != nil && err != io.EOF {
-			s.done = true
-			s.report(0, fmt.Errorf("%w: %w", ErrZstd, err), nil)
-			if n > 0 {
-				s.pending = errBreak
-				return n, nil
-			}
-			return 0, errBreak
-		}
-		return n, err
+		return s.readZstd(p)
 	}
 	for {
 		if !s.inMember {
@@ -308,15 +249,19 @@ func (s *stream) nextMember() error {
 }
 
 // skipToMagic discards bytes up to the next gzip magic, or to EOF.
-func (s *stream) skipToMagic() error {
+func (s *stream) skipToMagic() error { return s.skipTo(gzipMagic) }
+
+// skipTo discards at least one byte and then up to the next magic, or to
+// EOF.
+func (s *stream) skipTo(magic []byte) error {
 	if _, err := s.br.Discard(1); err != nil {
 		return nil
 	}
 	for {
 		buf, err := s.br.Peek(s.br.Buffered())
-		if len(buf) < 3 {
-			buf, err = s.br.Peek(3)
-			if len(buf) < 3 {
+		if len(buf) < len(magic) {
+			buf, err = s.br.Peek(len(magic))
+			if len(buf) < len(magic) {
 				s.br.Discard(len(buf))
 				if err == io.EOF || err == nil {
 					return nil
@@ -324,12 +269,12 @@ func (s *stream) skipToMagic() error {
 				return err
 			}
 		}
-		if i := bytes.Index(buf, gzipMagic); i >= 0 {
+		if i := bytes.Index(buf, magic); i >= 0 {
 			s.br.Discard(i)
 			return nil
 		}
-		s.br.Discard(len(buf) - 2)
-		if _, err := s.br.Peek(3); err != nil && err != io.EOF {
+		s.br.Discard(len(buf) - len(magic) + 1)
+		if _, err := s.br.Peek(len(magic)); err != nil && err != io.EOF {
 			return err
 		}
 	}

@@ -12,7 +12,7 @@ import (
 var (
 	// Container: the compressed or framed stream itself is broken.
 	ErrGzip    = errors.New("broken gzip member")         // bad header, corrupt deflate data, checksum mismatch
-	ErrZstd    = errors.New("broken zstd stream")         // bad or truncated frame; the rest of the input is skipped
+	ErrZstd    = errors.New("broken zstd frame")          // bad or truncated frame; skipped to the next frame
 	ErrGarbage = errors.New("garbage between records")    // bytes that are neither a gzip member nor a WARC record; skipped to the next one
 	ErrNotWARC = errors.New("input is not a WARC")        // no WARC/ line anywhere: an HTML error page, a listing, a binary
 	ErrTruncIn = errors.New("input ends inside a record") // the stream ended before Content-Length bytes of block

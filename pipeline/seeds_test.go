@@ -29,6 +29,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		[]byte("<!DOCTYPE html>\n<html><body>503</body></html>\n"),
 		cat(robotsResp("a.example", "User-agent: *\x00\n"), make([]byte, 40), robotsResp("b.example", "z")),
 		warcRecord("warcinfo", "", []byte("isPartOf: CC-MAIN-2024-22\r\n")),
+		cat(zstdBytes(robotsResp("a.example", "z")), []byte("gap"), zstdBytes(robotsResp("b.example", "y"))),
 	}
 	if b, err := os.ReadFile(corpus + "warc/real/wget-iah-urls.warc"); err == nil {
 		warc = append(warc, b[:3000])
@@ -49,7 +50,10 @@ func TestWriteFuzzSeeds(t *testing.T) {
 	}
 	for target, seeds := range map[string][][]byte{"FuzzWARCReader": warc, "FuzzHTTPHeader": http, "FuzzDechunk": chunks} {
 		dir := filepath.Join("testdata", "fuzz", target)
-		os.RemoveAll(dir)
+		old, _ := filepath.Glob(filepath.Join(dir, "seed-*")) // keep inputs the fuzzer found
+		for _, o := range old {
+			os.Remove(o)
+		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
