@@ -157,6 +157,10 @@ func TestBadInputs(t *testing.T) {
 			}},
 		{"warc_truncated_header_field", "x.warc", robotsResp("a.example", robotsBody[:10], "Content-Length: 500"),
 			want{1, 1, nil, nil}, bodyIs(robotsBody[:10], true)},
+		{"short_body_is_truncation", "x.warc", robotsResp("a.example", "", "Content-Length: 120"),
+			want{1, 1, nil, nil}, bodyIs("", true)},
+		{"not_modified_content_length_is_not_truncation", "x.warc", warcRecord("response", "https://a.example/robots.txt", httpResp("HTTP/1.1 304 Not Modified", nil, "Content-Length: 120")),
+			want{1, 1, nil, nil}, bodyIs("", false)},
 		{"not_robots_path_skipped", "x.warc", cat(warcRecord("response", "https://a.example/", httpResp("HTTP/1.1 200 OK", body)), warcRecord("request", "https://a.example/robots.txt", []byte("GET /robots.txt HTTP/1.1\r\n\r\n")), good("b.example")),
 			want{3, 1, nil, nil}, nil},
 	}

@@ -46,7 +46,7 @@ func TestCorpusReal(t *testing.T) {
 			if robots != 38 {
 				t.Errorf("robots-path captures among all: %d, want 38", robots)
 			}
-			if c := find(caps, "dns:www.archive.org"); c == nil || c.Status != 0 || c.Body == "" {
+			if c := find(caps, "dns:www.archive.org"); c == nil || c.Status != 0 || c.Body == "" || c.ContentType != "text/dns" {
 				t.Errorf("dns record as a status-0 capture: %+v", c)
 			}
 		}},

@@ -201,6 +201,8 @@ func (r *runner) process(w *workerState, j *rec) error {
 		add(numFields, hh.Reason)
 		add(numFields+1, hh.ContentType)
 		add(numFields+2, hh.Location)
+	} else {
+		add(numFields+1, j.field(fContentType)) // a resource's own media type
 	}
 	s := string(sc)
 	w.sc = sc
@@ -213,15 +215,15 @@ func (r *runner) process(w *workerState, j *rec) error {
 	c.Truncated = get(fTruncated)
 	c.IdentifiedType = get(fIdentified)
 	c.FetchTime, _ = parseTime(j.field(fDate))
+	c.ContentType = get(numFields + 1)
 	if hh != nil {
 		c.Status = hh.Status
 		c.Reason = get(numFields)
-		c.ContentType = get(numFields + 1)
 		c.Location = get(numFields + 2)
 	}
 	c.Body, c.BodyLen = pl.body, pl.n
 	c.BodyTruncated = j.cut || c.Truncated != "" || pl.truncated ||
-		(hh != nil && hh.ContentLength > pl.n && identity(hh))
+		(hh != nil && hh.ContentLength > pl.n && identity(hh) && hasContent(hh.Status))
 	r.captures.Add(1)
 	return r.consume(w.id, c)
 }
@@ -231,6 +233,11 @@ func (r *runner) process(w *workerState, j *rec) error {
 func identity(h *HTTPHeader) bool {
 	return h.Crawler || (h.TransferEncoding == nil && (h.ContentEncoding == nil || equalFold(lastToken(h.ContentEncoding), "identity")))
 }
+
+// hasContent reports a status whose response carries content (RFC 9110
+// section 6.4.1: not 1xx, 204 or 304, where Content-Length may describe a
+// body that was never sent).
+func hasContent(status int) bool { return status >= 200 && status != 204 && status != 304 }
 
 // containsTokenFoldPrefix reports that a media type starts with s.
 func containsTokenFoldPrefix(b []byte, s string) bool { return hasPrefixFold(trimSpace(b), s) }
