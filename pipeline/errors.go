@@ -21,8 +21,6 @@ var (
 	ErrHeaderTooLong = errors.New("WARC header too long")
 	ErrHeaderNoEnd   = errors.New("WARC header has no blank line")
 	ErrContentLength = errors.New("missing or invalid WARC Content-Length")
-	ErrHeaderLine    = errors.New("malformed WARC header line")
-	ErrRecordEnd     = errors.New("record not followed by CRLF CRLF")
 
 	// HTTP: the response header inside a record is malformed; the record is skipped.
 	ErrStatusLine    = errors.New("malformed HTTP status line")

@@ -34,7 +34,9 @@ type zstdState struct {
 // .warc.zst layout stores in a leading skippable frame (itself optionally
 // zstd-compressed; a zstd dictionary with magic 0xEC30A437, or raw content).
 func (s *stream) startZstd() error {
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1 << 30)}
+	// Bounds against bombs: a window up to zstd --long's 128 MiB, and at
+	// most 256 MiB from a small frame decoded in one go.
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128 << 20), zstd.WithDecoderMaxMemory(256 << 20)}
 	head, _ := s.br.Peek(8)
 	if bytes.HasPrefix(head, zstdDictMagic) && len(head) == 8 {
 		n := binary.LittleEndian.Uint32(head[4:])
