@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// ccLike builds n Common-Crawl-shaped request+response pairs, one gzip
+// member per record (scripts/gencorpus makes the full-size corpus).
+func ccLike(n int) []byte {
+	var recs [][]byte
+	for i := range n {
+		host := "www" + strconv.Itoa(i) + ".example.com"
+		recs = append(recs, warcRecord("request", "https://"+host+"/robots.txt", []byte("GET /robots.txt HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\nHost: "+host+"\r\n\r\n")))
+		if i%6 == 5 {
+			recs = append(recs, warcRecord("response", "https://"+host+"/robots.txt", httpResp("HTTP/1.1 404 Not Found", []byte("<html><body>Not Found</body></html>\n"), "Content-Type: text/html")))
+			continue
+		}
+		body := bytes.Repeat([]byte(robotsBody), 1+i%40)
+		recs = append(recs, warcRecord("response", "https://"+host+"/robots.txt", httpResp("HTTP/1.1 200 OK", body,
+			"Content-Type: text/plain", "X-Crawler-Content-Encoding: gzip", "Content-Length: "+strconv.Itoa(len(body))),
+			"WARC-IP-Address: 192.0.2.7", "WARC-Payload-Digest: sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"))
+	}
+	return gzipMembers(recs...)
+}
+
+func BenchmarkWARCReader(b *testing.B) {
+	fixtures := []struct {
+		name string
+		data []byte
+	}{{"cc-like-gzip-members", ccLike(500)}}
+	if d, err := os.ReadFile(corpus + "warc/real/heritrix-2008-blackbook.warc.gz"); err == nil {
+		fixtures = append(fixtures, struct {
+			name string
+			data []byte
+		}{"heritrix-2008", d})
+	}
+	if d, err := os.ReadFile(corpus + "warc/real/wget-iah-urls.warc"); err == nil {
+		fixtures = append(fixtures, struct {
+			name string
+			data []byte
+		}{"wget-plain", d})
+	}
+	for _, fx := range fixtures {
+		b.Run(fx.name, func(b *testing.B) {
+			var rd bytes.Reader
+			var s stream
+			s.report = func(int64, error, []byte) {}
+			w := NewWARCReader(&s)
+			w.Locate = s.offsetAt
+			buf := make([]byte, 0, 64<<10)
+			b.SetBytes(int64(len(fx.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				rd.Reset(fx.data)
+				s.reset(&rd, nil)
+				w.Reset(&s)
+				for w.Next() {
+					buf, _, _ = w.ReadBlock(buf[:0], 1<<20)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkParseHTTPHeader(b *testing.B) {
+	block := []byte("HTTP/1.1 200 OK\r\nDate: Sat, 18 May 2024 10:11:12 GMT\r\nServer: nginx\r\nContent-Type: text/plain\r\nX-Crawler-Content-Encoding: gzip\r\nX-Crawler-Content-Length: 912\r\nVary: Accept-Encoding\r\nContent-Length: 2981\r\n\r\n")
+	var h HTTPHeader
+	b.SetBytes(int64(len(block)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ParseHTTPHeader(block, &h)
+	}
+}
+
+// BenchmarkRun is the whole pipeline on one CC-like file: decode in one
+// goroutine, parse in the pool, a consumer that does nothing.
+func BenchmarkRun(b *testing.B) {
+	data := ccLike(2000)
+	p := writeTemp(b, "bench.warc.gz", data)
+	for _, w := range []int{1, 2} {
+		b.Run("workers="+strconv.Itoa(w), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				sum, err := Run(context.Background(), Config{Workers: w, Responses: ResponsesAll}, []string{p}, func(int, *Capture) error { return nil })
+				if err != nil || sum.Captures != 2000 {
+					b.Fatal(err, sum.Captures)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,220 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"time"
+)
+
+// Responses says which WARC response and resource records become captures.
+type Responses uint8
+
+const (
+	// ResponsesAuto counts every response inside a Common Crawl robotstxt
+	// WARC (its source name has a "robotstxt" path element or file-name
+	// part, as in crawl-data/CC-MAIN-2024-22/segments/.../robotstxt/...),
+	// where redirect targets live too, and only /robots.txt responses
+	// elsewhere. It is the zero value.
+	ResponsesAuto Responses = iota
+	// ResponsesRobots counts responses whose target path is /robots.txt.
+	ResponsesRobots
+	// ResponsesAll counts every response and resource record.
+	ResponsesAll
+)
+
+// ParseResponses maps the flag values "auto", "robots" and "all".
+func ParseResponses(s string) (Responses, error) {
+	switch s {
+	case "", "auto":
+		return ResponsesAuto, nil
+	case "robots", "robots-path":
+		return ResponsesRobots, nil
+	case "all":
+		return ResponsesAll, nil
+	}
+	return 0, fmt.Errorf("%w: responses %q: want auto, robots or all", ErrConfig, s)
+}
+
+func (r Responses) String() string {
+	switch r {
+	case ResponsesRobots:
+		return "robots"
+	case ResponsesAll:
+		return "all"
+	}
+	return "auto"
+}
+
+// Fields names the columns of JSON Lines and CSV dumps.
+type Fields struct {
+	URL    string // default "url"
+	Status string // default "status"; optional in the data
+	Body   string // default "body"
+	Time   string // default "time"; optional; RFC 3339, 14-digit WARC date or Unix seconds
+}
+
+// RetryPolicy bounds how an HTTP(S) input is retried: MaxTries attempts in
+// all (the first included) with exponential backoff from BaseDelay, doubled
+// each time, capped at MaxDelay. A server's Retry-After is honoured, capped
+// at MaxDelay too, so that one bad header cannot stall a run for hours.
+type RetryPolicy struct {
+	MaxTries  int
+	BaseDelay time.Duration
+	MaxDelay  time.Duration
+}
+
+// Config configures Run. The zero value is usable: every zero field takes
+// the default documented beside it (DefaultConfig returns them filled in).
+// A Config is read, never written, by Run and may be shared.
+type Config struct {
+	// Workers is the number of goroutines that decode payloads and call the
+	// consumer, and the number of inputs decoded at once. Default
+	// runtime.GOMAXPROCS(0).
+	Workers int
+
+	// BodyLimit caps Capture.Body. Default 512000 bytes (500 KiB), the
+	// minimum a parser must read per RFC 9309 section 2.5.
+	BodyLimit int
+
+	// RecordLimit caps how much of one WARC record block (HTTP header plus
+	// payload as stored) is held in memory; the rest is read and discarded.
+	// Identity payloads still report their true BodyLen; an encoded payload
+	// cut here decodes as far as it goes. Default 2 MiB; at least
+	// BodyLimit+64 KiB.
+	RecordLimit int
+
+	// Shard selects a deterministic part of the expanded inputs.
+	Shard Shard
+
+	// Crawl overrides the crawl name (else warcinfo isPartOf).
+	Crawl string
+
+	// Responses says which WARC responses count. Default ResponsesAuto.
+	Responses Responses
+
+	// Strict makes the first data error end the run (Run returns it).
+	Strict bool
+
+	// Progress receives a progress bar when non-nil and ProgressTerminal is
+	// set (the bar redraws a line, which only a terminal shows well). The
+	// caller decides: stderr, not a terminal or --quiet means nil.
+	Progress         io.Writer
+	ProgressTerminal bool
+
+	// Fields names the columns of JSON Lines and CSV dumps.
+	Fields Fields
+
+	// ManifestBase prefixes relative lines of a manifest, e.g.
+	// "https://data.commoncrawl.org/" for Common Crawl's robotstxt.paths.gz.
+	// Without it relative lines resolve against the manifest's own folder
+	// (a file) or its origin, scheme://host/ (a URL).
+	ManifestBase string
+
+	// HTTPClient fetches http(s) inputs. Default a client without an
+	// overall timeout (inputs are large) and http.DefaultTransport.
+	HTTPClient *http.Client
+
+	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
+	// 60 s max.
+	Retry RetryPolicy
+
+	// Stdin is read for the input "-" (a WARC, compressed or not). Nil
+	// makes "-" an error.
+	Stdin io.Reader
+
+	// MaxDiagnostics caps Summary.Diagnostics (counts are never capped).
+	// Default 100; negative keeps none.
+	MaxDiagnostics int
+
+	testSleep func(context.Context, time.Duration) error // tests observe retry delays
+}
+
+// Defaults.
+const (
+	DefaultBodyLimit      = 512000
+	DefaultRecordLimit    = 2 << 20
+	DefaultMaxDiagnostics = 100
+	recordLimitSlack      = 64 << 10
+)
+
+// DefaultConfig returns the configuration Run uses for zero fields.
+func DefaultConfig() Config {
+	var c Config
+	c.fill()
+	return c
+}
+
+// fill replaces zero fields with their defaults; the one place defaults live.
+func (c *Config) fill() {
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.BodyLimit == 0 {
+		c.BodyLimit = DefaultBodyLimit
+	}
+	if c.RecordLimit == 0 {
+		c.RecordLimit = DefaultRecordLimit
+		if c.RecordLimit < c.BodyLimit+recordLimitSlack {
+			c.RecordLimit = c.BodyLimit + recordLimitSlack
+		}
+	}
+	if c.Fields.URL == "" {
+		c.Fields.URL = "url"
+	}
+	if c.Fields.Status == "" {
+		c.Fields.Status = "status"
+	}
+	if c.Fields.Body == "" {
+		c.Fields.Body = "body"
+	}
+	if c.Fields.Time == "" {
+		c.Fields.Time = "time"
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	if c.Retry.MaxTries == 0 {
+		c.Retry.MaxTries = 6
+	}
+	if c.Retry.BaseDelay == 0 {
+		c.Retry.BaseDelay = time.Second
+	}
+	if c.Retry.MaxDelay == 0 {
+		c.Retry.MaxDelay = time.Minute
+	}
+	if c.MaxDiagnostics == 0 {
+		c.MaxDiagnostics = DefaultMaxDiagnostics
+	}
+}
+
+// Validate reports every invalid field (after defaults are applied), joined.
+func (c Config) Validate() error {
+	c.fill()
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...))
+	}
+	if c.Workers < 1 || c.Workers > 4096 {
+		bad("workers %d: want 1..4096", c.Workers)
+	}
+	if c.BodyLimit < 1 {
+		bad("body limit %d: want > 0", c.BodyLimit)
+	}
+	if c.RecordLimit < c.BodyLimit+recordLimitSlack {
+		bad("record limit %d: want at least body limit + %d", c.RecordLimit, recordLimitSlack)
+	}
+	if err := c.Shard.validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Responses > ResponsesAll {
+		bad("responses %d", c.Responses)
+	}
+	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
+		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	return errors.Join(errs...)
+}

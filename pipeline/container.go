@@ -1,0 +1,281 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// errBreak is returned once by a stream's Read where broken compressed data
+// was skipped: the bytes before it and after it are not contiguous, so a
+// record that spans the break is incomplete. Reading again continues after
+// the break.
+var errBreak = errors.New("stream resynchronised after broken data")
+
+// Magic numbers that select the container by content, never by file name.
+var (
+	gzipMagic     = []byte{0x1f, 0x8b, 0x08}
+	zstdMagic     = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	zstdDictMagic = []byte{0x5d, 0x2a, 0x4d, 0x18} // skippable frame 0x184D2A5D: IIPC .warc.zst dictionary
+)
+
+type containerKind uint8
+
+const (
+	containerPlain containerKind = iota
+	containerGzip
+	containerZstd
+)
+
+// memberMark says that decompressed byte dpos is the first byte of the
+// member (or frame, or stream) stored at compressed offset coff.
+type memberMark struct{ dpos, coff int64 }
+
+// countingReader counts bytes read from an input as stored (compressed) and
+// publishes them for progress.
+type countingReader struct {
+	r     io.Reader
+	n     int64
+	total *atomicInt64 // run-wide bytes read, for progress; may be nil
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.total != nil {
+		c.total.Add(int64(n))
+	}
+	return n, err
+}
+
+// stream is the decompressed byte stream of one input. It reads gzip member
+// by member so that every record is located at its member's offset and a
+// broken member costs only itself: on a data error it reports, skips to the
+// next gzip magic and returns errBreak once. It is not safe for concurrent
+// use; reset it to reuse its buffers for the next input.
+type stream struct {
+	src  countingReader
+	br   *bufio.Reader // compressed side; a *bufio.Reader lets flate use its fast path and stop exactly at a member's end
+	kind containerKind
+	gz   gzip.Reader
+	zd   *zstd.Decoder
+
+	inMember bool
+	coff     int64 // offset of the current member or frame
+	dpos     int64 // decompressed bytes delivered
+	marks    []memberMark
+	pending  error // errBreak to deliver before more data
+	done     bool
+	gap      bool // skipping after a reported error: do not report again
+
+	zst zstdState
+
+	report func(off int64, err error, ex []byte) // reports a container error; set by the owner
+	ctx    context.Context                       // checked on every read, so that a huge record stops on cancel
+}
+
+// compressedBufSize is small on purpose: flate reads the compressed side byte by
+// byte, and a buffer that stays in L1 measured no slower than 256 KiB (the
+// floor, gzip.NewReader, uses 4 KiB).
+const compressedBufSize = 32 << 10
+
+func (s *stream) reset(r io.Reader, total *atomicInt64) error {
+	s.src = countingReader{r: r, total: total}
+	if s.br == nil {
+		s.br = bufio.NewReaderSize(&s.src, compressedBufSize)
+	} else {
+		s.br.Reset(&s.src)
+	}
+	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
+	s.marks = append(s.marks[:0], memberMark{0, 0})
+	head, _ := s.br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, gzipMagic[:2]):
+		s.kind = containerGzip
+		s.marks = s.marks[:0]
+	case bytes.HasPrefix(head, zstdMagic), bytes.HasPrefix(head, zstdDictMagic):
+		s.kind = containerZstd
+		s.marks = s.marks[:0]
+		s.zst = zstdState{frame: s.zst.frame}
+		return s.startZstd()
+	default:
+		s.kind = containerPlain
+	}
+	return nil
+}
+
+func (s *stream) close() {
+	if s.zd != nil {
+		s.zd.Close()
+		s.zd = nil
+	}
+}
+
+// offsetAt returns the stored offset of the member holding decompressed byte
+// pos, forgetting older members (pos only grows).
+func (s *stream) offsetAt(pos int64) int64 {
+	switch s.kind {
+	case containerPlain:
+		return pos
+	}
+	i := 0
+	for i+1 < len(s.marks) && s.marks[i+1].dpos <= pos {
+		i++
+	}
+	if i > 0 {
+		s.marks = append(s.marks[:0], s.marks[i:]...)
+	}
+	if len(s.marks) == 0 {
+		return s.coff
+	}
+	return s.marks[0].coff
+}
+
+// compressedPos is the stored offset of the next unread compressed byte.
+func (s *stream) compressedPos() int64 { return s.src.n - int64(s.br.Buffered()) }
+
+func (s *stream) Read(p []byte) (int, error) {
+	if s.ctx != nil {
+		if err := s.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
+	if s.pending != nil {
+		err := s.pending
+		s.pending = nil
+		return 0, err
+	}
+	switch s.kind {
+	case containerPlain:
+		n, err := s.br.Read(p)
+		s.dpos += int64(n)
+		return n, err
+	case containerZstd:
+		return s.readZstd(p)
+	}
+	for {
+		if !s.inMember {
+			if err := s.nextMember(); err != nil {
+				return 0, err
+			}
+			if s.pending != nil {
+				err := s.pending
+				s.pending = nil
+				return 0, err
+			}
+		}
+		n, err := s.gz.Read(p)
+		s.dpos += int64(n)
+		switch {
+		case err == nil:
+			return n, nil
+		case err == io.EOF:
+			s.inMember = false
+			if n > 0 {
+				return n, nil
+			}
+		default:
+			s.inMember = false
+			if err == io.ErrUnexpectedEOF {
+				err = ErrTruncIn
+			}
+			s.report(s.coff, fmt.Errorf("%w: %w", ErrGzip, err), nil)
+			s.gap = true
+			if n > 0 {
+				s.pending = errBreak
+				return n, nil
+			}
+			return 0, errBreak
+		}
+	}
+}
+
+// nextMember starts the next gzip member, skipping (and reporting once per
+// gap) anything that is not one. It returns io.EOF at the end of the input.
+func (s *stream) nextMember() error {
+	gap := s.gap
+	for {
+		if s.done {
+			return io.EOF
+		}
+		off := s.compressedPos()
+		head, err := s.br.Peek(3)
+		if len(head) == 0 {
+			s.done = true
+			if err == io.EOF || err == nil {
+				return io.EOF
+			}
+			return err // environment: the input could not be read
+		}
+		if !bytes.Equal(head, gzipMagic) {
+			if !gap {
+				gap = true
+				ex, _ := s.br.Peek(maxExcerpt)
+				s.report(off, ErrGarbage, ex)
+			}
+			if err := s.skipToMagic(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := s.gz.Reset(s.br); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				s.report(off, fmt.Errorf("%w: %w", ErrGzip, ErrTruncIn), nil)
+				s.done = true
+				return io.EOF
+			}
+			if !gap {
+				gap = true
+				s.report(off, fmt.Errorf("%w: %w", ErrGzip, err), nil)
+			}
+			continue
+		}
+		s.gz.Multistream(false)
+		s.gap = false
+		if gap {
+			s.pending = errBreak
+		}
+		s.coff = off
+		s.inMember = true
+		s.marks = append(s.marks, memberMark{s.dpos, off})
+		return nil
+	}
+}
+
+// skipToMagic discards bytes up to the next gzip magic, or to EOF.
+func (s *stream) skipToMagic() error { return s.skipTo(gzipMagic) }
+
+// skipTo discards at least one byte and then up to the next magic, or to
+// EOF.
+func (s *stream) skipTo(magic []byte) error {
+	if _, err := s.br.Discard(1); err != nil {
+		return nil
+	}
+	for {
+		buf, err := s.br.Peek(s.br.Buffered())
+		if len(buf) < len(magic) {
+			buf, err = s.br.Peek(len(magic))
+			if len(buf) < len(magic) {
+				s.br.Discard(len(buf))
+				if err == io.EOF || err == nil {
+					return nil
+				}
+				return err
+			}
+		}
+		if i := bytes.Index(buf, magic); i >= 0 {
+			s.br.Discard(i)
+			return nil
+		}
+		s.br.Discard(len(buf) - len(magic) + 1)
+		if _, err := s.br.Peek(len(magic)); err != nil && err != io.EOF {
+			return err
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"sync"
+)
+
+// decoder reads one input at a time in its own goroutine. Its buffers are
+// pooled across inputs.
+type decoder struct {
+	r   *runner
+	src *source
+	s   stream
+	wr  *WARCReader
+	buf []byte
+	cur *job // the batch being filled
+}
+
+// slot returns a record to fill in the current batch, waiting for a free
+// batch when there is none.
+func (d *decoder) slot(ctx context.Context) (*rec, error) {
+	if d.cur == nil {
+		j, err := d.r.getJob(ctx)
+		if err != nil {
+			return nil, err
+		}
+		d.cur = j
+	}
+	return d.cur.slot(), nil
+}
+
+// unslot gives back the last slot (its record could not be read).
+func (d *decoder) unslot() { d.cur.n-- }
+
+// commit accounts a filled slot and hands the batch on when it is full.
+func (d *decoder) commit(ctx context.Context, n int) error {
+	d.cur.bytes += n
+	if d.cur.full() {
+		return d.flush(ctx)
+	}
+	return nil
+}
+
+// flush hands the current batch to the workers, also at the end of an
+// input and when the decoder stops on an error: nothing read is lost.
+func (d *decoder) flush(ctx context.Context) error {
+	j := d.cur
+	if j == nil {
+		return nil
+	}
+	d.cur = nil
+	if j.n == 0 {
+		d.r.free <- j
+		return nil
+	}
+	return d.r.send(ctx, j)
+}
+
+var decoderPool = sync.Pool{New: func() any { return &decoder{wr: NewWARCReader(nil)} }}
+
+// warcinfoLimit caps the warcinfo block read for isPartOf.
+const warcinfoLimit = 64 << 10
+
+// warc reads a WARC input: records are framed here, response and resource
+// blocks that count go to the workers as they are stored.
+func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
+	r, src := d.r, d.src
+	var stop error // a Strict error raised inside a callback
+	d.s.report = func(off int64, err error, ex []byte) {
+		if e := src.dataErr(off, -1, ClassContainer, err, ex); e != nil && stop == nil {
+			stop = e
+		}
+	}
+	d.s.ctx = ctx
+	if err := d.s.reset(rc, &r.bytesRead); err != nil {
+		return src.dataErr(0, -1, ClassContainer, err, nil)
+	}
+	wr := d.wr
+	wr.Reset(&d.s)
+	wr.Locate = d.s.offsetAt
+	wr.Report = func(off, rec int64, class Class, err error, ex []byte) {
+		if e := src.dataErr(off, rec, class, err, ex); e != nil && stop == nil {
+			stop = e
+		}
+	}
+	crawl := r.cfg.Crawl
+	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
+	// Records counts every record header found, malformed ones included.
+	defer func() { r.records.Add(wr.Index() + 1) }()
+	for wr.Next() {
+		if stop != nil {
+			return stop
+		}
+		if wr.Index()&255 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		h := wr.Header()
+		switch {
+		case bytes.Equal(h.Type, []byte("response")), bytes.Equal(h.Type, []byte("resource")):
+			if !all && !isRobotsPath(h.TargetURI) {
+				continue
+			}
+			j, err := d.slot(ctx)
+			if err != nil {
+				return err
+			}
+			j.kind, j.src, j.crawl, j.offset, j.index = jobWARC, src, crawl, wr.Offset(), wr.Index()
+			j.setWARC(h)
+			j.resource = bytes.Equal(h.Type, []byte("resource"))
+			j.block, j.stored, err = wr.ReadBlock(j.block[:0], r.cfg.RecordLimit)
+			j.cut = wr.Truncated()
+			if err != nil {
+				d.unslot()
+				return err
+			}
+			if stop != nil {
+				return stop
+			}
+			if err := d.commit(ctx, len(j.block)); err != nil {
+				return err
+			}
+		case bytes.Equal(h.Type, []byte("warcinfo")):
+			if r.cfg.Crawl != "" {
+				continue
+			}
+			var err error
+			d.buf, _, err = wr.ReadBlock(d.buf[:0], warcinfoLimit)
+			if err != nil {
+				return err
+			}
+			if v := warcField(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
+				crawl = string(v)
+			}
+		}
+	}
+	if stop != nil {
+		return stop
+	}
+	return wr.Err()
+}
+
+// warcField returns the value of "name: value" in application/warc-fields.
+func warcField(b []byte, name string) []byte {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if i := bytes.IndexByte(line, ':'); i > 0 && equalFold(trimSpace(line[:i]), name) {
+			return trimSpace(line[i+1:])
+		}
+	}
+	return nil
+}

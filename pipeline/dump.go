@@ -1,0 +1,275 @@
+package pipeline
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dumps are the secondary sources: JSON Lines, CSV, tar archives and files
+// named by host. They share the container layer (gzip or zstd by content)
+// and turn each row or file into a direct job.
+
+const maxLine = 16 << 20 // a JSON line or CSV record longer than this is skipped
+
+// direct hands one capture with known fields to the workers.
+func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64) error {
+	j, err := d.slot(ctx)
+	if err != nil {
+		return err
+	}
+	j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, d.src, d.r.cfg.Crawl, off, idx
+	j.url, j.status, j.time = url, status, t
+	j.block = append(j.block[:0], body[:min(len(body), d.r.cfg.BodyLimit)]...)
+	j.stored, j.cut = max(bodyLen, int64(len(body))), false
+	return d.commit(ctx, len(j.block))
+}
+
+func (d *decoder) openStream(ctx context.Context, rc io.Reader) error {
+	src := d.src
+	d.s.ctx = ctx
+	d.s.report = func(off int64, err error, ex []byte) { src.dataErr(off, -1, ClassContainer, err, ex) }
+	if err := d.s.reset(rc, &d.r.bytesRead); err != nil {
+		return src.dataErr(0, -1, ClassContainer, err, nil)
+	}
+	return nil
+}
+
+// jsonl reads JSON Lines: one object per line with the Config.Fields names.
+func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
+	if err := d.openStream(ctx, rc); err != nil {
+		return err
+	}
+	f := d.r.cfg.Fields
+	br := bufio.NewReaderSize(&d.s, 64<<10)
+	var pos, idx int64
+	m := map[string]json.RawMessage{}
+	for ; ; idx++ {
+		start := pos
+		line, err := readLine(br, &d.buf, &pos)
+		if len(bytes.TrimSpace(line)) > 0 {
+			d.r.records.Add(1)
+			if e := d.jsonRow(ctx, m, f, line, d.s.offsetAt(start), idx); e != nil {
+				return e
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil && err != errBreak && err != errLineTooLong {
+			return err
+		}
+		if err == errLineTooLong {
+			if e := d.src.dataErr(d.s.offsetAt(start), idx, ClassRow, ErrRow, line); e != nil {
+				return e
+			}
+		}
+	}
+}
+
+func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f Fields, line []byte, off, idx int64) error {
+	clear(m)
+	bad := func(why string) error {
+		return d.src.dataErr(off, idx, ClassRow, errors.Join(ErrRow, errors.New(why)), line)
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		return bad("not a JSON object")
+	}
+	var url, body string
+	if err := json.Unmarshal(m[f.URL], &url); err != nil || url == "" {
+		return bad("no string field " + strconv.Quote(f.URL))
+	}
+	if raw, ok := m[f.Body]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &body); err != nil {
+			return bad("field " + strconv.Quote(f.Body) + " is not a string")
+		}
+	}
+	status := 0
+	if raw, ok := m[f.Status]; ok {
+		s := strings.Trim(string(raw), `"`)
+		if n, err := strconv.Atoi(s); err == nil {
+			status = n
+		} else if s != "null" {
+			return bad("field " + strconv.Quote(f.Status) + " is not a number")
+		}
+	}
+	var t time.Time
+	if raw, ok := m[f.Time]; ok {
+		t, _ = parseTime(bytes.Trim(raw, `"`))
+	}
+	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)))
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one LF-terminated line into *buf (reused), advancing *pos.
+func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
+	b := (*buf)[:0]
+	for {
+		part, err := br.ReadSlice('\n')
+		*pos += int64(len(part))
+		if len(b)+len(part) <= maxLine {
+			b = append(b, part...)
+		} else {
+			for err == bufio.ErrBufferFull {
+				part, err = br.ReadSlice('\n')
+				*pos += int64(len(part))
+			}
+			*buf = b
+			if err == nil {
+				err = errLineTooLong
+			}
+			return b[:0], err
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		*buf = b
+		return b, err
+	}
+}
+
+// csv reads CSV with a header row naming the Config.Fields columns; a
+// "host" column stands in for a missing url column.
+func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
+	if err := d.openStream(ctx, rc); err != nil {
+		return err
+	}
+	f := d.r.cfg.Fields
+	cr := csv.NewReader(&d.s)
+	cr.ReuseRecord, cr.FieldsPerRecord, cr.LazyQuotes = true, -1, true
+	head, err := cr.Read()
+	if err != nil {
+		if err == io.EOF {
+			return nil
+		}
+		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, err), nil)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.TrimSpace(strings.ToLower(h))] = i
+	}
+	get := func(rec []string, name string) (string, bool) {
+		i, ok := col[strings.ToLower(name)]
+		if !ok || i >= len(rec) {
+			return "", false
+		}
+		return rec[i], true
+	}
+	if _, ok := col[strings.ToLower(f.URL)]; !ok {
+		if _, ok := col["host"]; !ok {
+			return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, errors.New("no "+f.URL+" or host column")), nil)
+		}
+	}
+	for idx := int64(0); ; idx++ {
+		off, _ := cr.FieldPos(0)
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) || err == errBreak {
+				if e := d.src.dataErr(d.s.offsetAt(cr.InputOffset()), idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
+					return e
+				}
+				if err == errBreak {
+					continue
+				}
+				continue
+			}
+			return err
+		}
+		_ = off
+		d.r.records.Add(1)
+		url, ok := get(rec, f.URL)
+		if !ok || url == "" {
+			h, _ := get(rec, "host")
+			url = "https://" + h + "/robots.txt"
+		}
+		body, _ := get(rec, f.Body)
+		status := 0
+		if s, ok := get(rec, f.Status); ok && s != "" {
+			status, _ = strconv.Atoi(strings.TrimSpace(s))
+		}
+		var t time.Time
+		if s, ok := get(rec, f.Time); ok {
+			t, _ = parseTime([]byte(strings.TrimSpace(s)))
+		}
+		if err := d.direct(ctx, d.s.offsetAt(cr.InputOffset()), idx, url, status, t, []byte(body), int64(len(body))); err != nil {
+			return err
+		}
+	}
+}
+
+// tar reads a tar archive (plain, gzip or zstd) of files named by host.
+// A broken tar stream cannot be resynchronised: the rest is skipped.
+func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
+	if err := d.openStream(ctx, rc); err != nil {
+		return err
+	}
+	tr := tar.NewReader(&d.s)
+	for idx := int64(0); ; idx++ {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if err == errBreak || errors.Is(err, tar.ErrHeader) || err == io.ErrUnexpectedEOF {
+				return d.src.dataErr(d.s.offsetAt(d.s.dpos), idx, ClassRow, errors.Join(ErrRow, err), nil)
+			}
+			return err
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		d.r.records.Add(1)
+		off := d.s.offsetAt(d.s.dpos)
+		if err := d.readBody(ctx, tr, off, idx, "https://"+hostFromFileName(hdr.Name)+"/robots.txt", hdr.ModTime.UTC()); err != nil {
+			return err
+		}
+	}
+}
+
+// readBody reads a file's content up to the body limit, counts the rest and
+// hands it on.
+func (d *decoder) readBody(ctx context.Context, r io.Reader, off, idx int64, url string, t time.Time) error {
+	limit := d.r.cfg.BodyLimit
+	if cap(d.buf) < limit {
+		d.buf = make([]byte, limit)
+	}
+	b := d.buf[:limit]
+	n, err := io.ReadFull(r, b)
+	total := int64(n)
+	if err == nil {
+		k, err2 := io.Copy(io.Discard, r)
+		total += k
+		err = err2
+	} else if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	if err != nil {
+		if err == errBreak || errors.Is(err, io.ErrUnexpectedEOF) {
+			return d.src.dataErr(off, idx, ClassRow, errors.Join(ErrRow, err), nil)
+		}
+		return err
+	}
+	return d.direct(ctx, off, idx, url, 0, t, b[:n], total)
+}
+
+// hostFile reads one file named by host (example.com-robots.txt).
+func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
+	if err := d.openStream(ctx, rc); err != nil {
+		return err
+	}
+	d.r.records.Add(1)
+	return d.readBody(ctx, &d.s, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", time.Time{})
+}

@@ -1,0 +1,119 @@
+package pipeline
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Errors a run reports. Content and container errors (everything below except
+// the environment block) are data: they are counted by Class, located in a
+// *ReadError, and the run continues with the next record. Environment errors
+// end the run and are returned from Run wrapped with %w context.
+var (
+	// Container: the compressed or framed stream itself is broken.
+	ErrGzip    = errors.New("broken gzip member")         // bad header, corrupt deflate data, checksum mismatch
+	ErrZstd    = errors.New("broken zstd frame")          // bad or truncated frame; skipped to the next frame
+	ErrGarbage = errors.New("garbage between records")    // bytes that are neither a gzip member nor a WARC record; skipped to the next one
+	ErrNotWARC = errors.New("input is not a WARC")        // no WARC/ line anywhere: an HTML error page, a listing, a binary
+	ErrTruncIn = errors.New("input ends inside a record") // the stream ended before Content-Length bytes of block
+
+	// Record: one WARC record is malformed; it is skipped.
+	ErrHeaderTooLong = errors.New("WARC header too long")
+	ErrHeaderNoEnd   = errors.New("WARC header has no blank line")
+	ErrContentLength = errors.New("missing or invalid WARC Content-Length")
+
+	// HTTP: the response header inside a record is malformed; the record is skipped.
+	ErrStatusLine    = errors.New("malformed HTTP status line")
+	ErrHTTPHeaderEnd = errors.New("HTTP header has no blank line")
+	ErrHTTPTooLong   = errors.New("HTTP header too long")
+
+	// Payload: the transfer or content coding is broken. The capture is still
+	// delivered with the body decoded as far as it went.
+	ErrChunked  = errors.New("broken chunked transfer coding")
+	ErrEncoding = errors.New("broken content coding")
+
+	// Row: a dump row (JSON Lines, CSV, tar member) is malformed; it is skipped.
+	ErrRow = errors.New("malformed dump row")
+
+	// Environment: returned from Run, never counted.
+	ErrGaveUp   = errors.New("gave up fetching")               // HTTP(S) input failed after Config.Retry.MaxTries tries
+	ErrSlowDown = errors.New("server asks to slow down")       // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
+	ErrFetch    = errors.New("fetch failed")                   // HTTP status that is not worth retrying (403, 404, ...)
+	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
+	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
+	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
+)
+
+// Class groups data errors for counting. The zero value is not a class.
+type Class uint8
+
+// The error classes, in the order the summary prints them.
+const (
+	ClassContainer Class = iota + 1 // gzip/zstd stream, garbage gaps, not a WARC
+	ClassRecord                     // WARC record header, length, record end
+	ClassHTTP                       // HTTP response header inside a record
+	ClassPayload                    // chunked / gzip / deflate / br payload
+	ClassRow                        // JSON Lines, CSV or tar row
+	numClasses
+)
+
+var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row"}
+
+// String returns the class name used in summaries and diagnostics.
+func (c Class) String() string {
+	if c < numClasses {
+		return classNames[c]
+	}
+	return "class(" + strconv.Itoa(int(c)) + ")"
+}
+
+// ReadError locates one data error: in Source, at byte Offset (as stored,
+// see Capture.Offset), in record Record (counted from 0 within Source; -1
+// when the error is not inside a record). Excerpt holds at most
+// maxExcerpt bytes of the offending input, for the message.
+//
+// A *ReadError is immutable once reported and may be kept and shared.
+type ReadError struct {
+	Source  string
+	Offset  int64
+	Record  int64
+	Class   Class
+	Err     error
+	Excerpt string
+}
+
+// maxExcerpt caps the excerpt quoted in a ReadError: enough to recognise an
+// HTML page or a bad line, never a whole body.
+const maxExcerpt = 64
+
+func (e *ReadError) Error() string {
+	b := make([]byte, 0, 128)
+	b = append(b, e.Source...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Record >= 0 {
+		b = append(b, ": record "...)
+		b = strconv.AppendInt(b, e.Record, 10)
+	}
+	b = append(b, ": "...)
+	b = append(b, e.Class.String()...)
+	b = append(b, ": "...)
+	if e.Err != nil {
+		b = append(b, e.Err.Error()...)
+	}
+	if e.Excerpt != "" {
+		b = append(b, " near "...)
+		b = strconv.AppendQuote(b, e.Excerpt)
+	}
+	return string(b)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// excerpt returns a capped copy of p for a ReadError.
+func excerpt(p []byte) string {
+	if len(p) > maxExcerpt {
+		p = p[:maxExcerpt]
+	}
+	return string(p)
+}

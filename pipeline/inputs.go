@@ -1,0 +1,228 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// format is what an input holds, decided by its name (the container,
+// gzip or zstd or none, is decided later by content).
+type format uint8
+
+const (
+	formatWARC     format = iota // .warc, .warc.gz, .warc.zst, "-", and URLs of unknown kind
+	formatJSONL                  // .jsonl, .ndjson, .json (+ .gz/.zst)
+	formatCSV                    // .csv (+ .gz/.zst)
+	formatTar                    // .tar, .tgz, .tar.gz, .tar.zst
+	formatHostFile               // any other file: one robots.txt named by host
+	formatManifest               // .paths, .manifest (+ .gz): expanded before the run
+)
+
+// input is one entry of the expanded input list.
+type input struct {
+	name   string // as given or listed: a path or a URL
+	format format
+}
+
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// formatOf names the format of an input from its file name.
+func formatOf(name string) format {
+	if name == "-" {
+		return formatWARC
+	}
+	base := name
+	if isURL(name) {
+		if u, err := url.Parse(name); err == nil {
+			base = u.Path
+		}
+	}
+	base = strings.ToLower(path.Base(filepath.ToSlash(base)))
+	for _, z := range []string{".gz", ".zst", ".zstd", ".bz2"} {
+		if b, ok := strings.CutSuffix(base, z); ok {
+			base = b
+			break
+		}
+	}
+	switch ext := path.Ext(base); ext {
+	case ".warc":
+		return formatWARC
+	case ".jsonl", ".ndjson", ".json":
+		return formatJSONL
+	case ".csv":
+		return formatCSV
+	case ".tar", ".tgz":
+		return formatTar
+	case ".paths", ".manifest":
+		return formatManifest
+	}
+	if isURL(name) {
+		return formatWARC
+	}
+	return formatHostFile
+}
+
+// expand turns the command-line inputs into the ordered input list that
+// sharding splits: files as given, folders walked in lexical order,
+// manifests replaced by their lines. A missing file or an unreadable
+// manifest is an environment error.
+func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
+	var out []input
+	for _, a := range args {
+		if a == "-" {
+			out = append(out, input{name: a, format: formatWARC})
+			continue
+		}
+		f := formatOf(a)
+		if f == formatManifest {
+			lines, err := r.readManifest(ctx, a)
+			if err != nil {
+				return nil, err
+			}
+			for _, l := range lines {
+				lf := formatOf(l)
+				if lf == formatManifest {
+					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", a, l)
+				}
+				out = append(out, input{name: l, format: lf})
+			}
+			continue
+		}
+		if isURL(a) {
+			out = append(out, input{name: a, format: f})
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		if !st.IsDir() {
+			out = append(out, input{name: a, format: f})
+			continue
+		}
+		var files []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && !strings.HasPrefix(d.Name(), ".") {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("input folder: %w", err)
+		}
+		sort.Strings(files)
+		for _, p := range files {
+			pf := formatOf(p)
+			if pf == formatManifest {
+				continue // a listing lying in a data folder is not data
+			}
+			out = append(out, input{name: p, format: pf})
+		}
+	}
+	return out, nil
+}
+
+// readManifest returns a manifest's lines resolved to paths or URLs: blank
+// lines and # comments are skipped; relative lines take Config.ManifestBase,
+// else the manifest's origin (a URL) or folder (a file).
+func (r *runner) readManifest(ctx context.Context, name string) ([]string, error) {
+	rc, _, err := r.open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var s stream
+	defer s.close()
+	var bad error
+	s.report = func(off int64, err error, ex []byte) {
+		if bad == nil {
+			bad = err
+		}
+	}
+	if err := s.reset(rc, nil); err != nil {
+		return nil, fmt.Errorf("manifest %s: %w", name, err)
+	}
+	base := r.cfg.ManifestBase
+	if base == "" {
+		if isURL(name) {
+			if u, err := url.Parse(name); err == nil {
+				base = u.Scheme + "://" + u.Host + "/"
+			}
+		} else {
+			base = filepath.Dir(name) + string(filepath.Separator)
+		}
+	}
+	var lines []string
+	sc := bufio.NewScanner(&s)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		switch {
+		case isURL(l):
+		case isURL(base):
+			l = strings.TrimSuffix(base, "/") + "/" + strings.TrimPrefix(l, "/")
+		case !filepath.IsAbs(l):
+			l = filepath.Join(base, l)
+		}
+		lines = append(lines, l)
+	}
+	if err := sc.Err(); err != nil && err != errBreak {
+		return nil, fmt.Errorf("manifest %s: %w", name, err)
+	}
+	if bad != nil {
+		return nil, fmt.Errorf("manifest %s: %w", name, bad)
+	}
+	return lines, nil
+}
+
+// open opens an input as stored. size is its length when known, else -1.
+func (r *runner) open(ctx context.Context, name string) (io.ReadCloser, int64, error) {
+	if name == "-" {
+		if r.cfg.Stdin == nil {
+			return nil, -1, fmt.Errorf("input -: %w", ErrNoStdin)
+		}
+		return io.NopCloser(r.cfg.Stdin), -1, nil
+	}
+	if isURL(name) {
+		return r.fetch.open(ctx, name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, -1, fmt.Errorf("input: %w", err)
+	}
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return f, size, nil
+}
+
+// hostFromFileName maps a file named by host to the host: example.com,
+// example.com.txt, example.com-robots.txt, example.com.robots.txt,
+// example.com_robots.txt.
+func hostFromFileName(name string) string {
+	b := path.Base(filepath.ToSlash(name))
+	for _, suf := range []string{"-robots.txt", ".robots.txt", "_robots.txt", ".txt"} {
+		if h, ok := strings.CutSuffix(b, suf); ok && h != "" {
+			return h
+		}
+	}
+	return b
+}

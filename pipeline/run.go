@@ -1,0 +1,215 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Consumer receives captures. worker is in [0, Config.Workers): calls with
+// the same worker never overlap, so a consumer may keep per-worker state
+// (a parser, an accumulator) in a slice indexed by it. c and c.Body are
+// reused after the call returns (see Capture). An error ends the run: it is
+// an environment failure (a full disk, a closed writer), not a data error.
+type Consumer func(worker int, c *Capture) error
+
+// Run reads the inputs and hands every capture to consume.
+//
+// Inputs are files, folders (walked, lexical order), manifests (.paths,
+// .manifest, optionally gzipped), http(s) URLs and "-" (Config.Stdin). The
+// expanded list is cut by Config.Shard. Up to Config.Workers inputs are
+// decoded at once, each by one goroutine that decompresses and frames
+// records; Config.Workers goroutines parse HTTP headers, remove codings and
+// call consume. Channels are bounded, so memory stays flat whatever the
+// input size. The order in which captures reach consume is not
+// deterministic across workers.
+//
+// Data errors (broken members, malformed records, bad rows) are counted in
+// the Summary and the run goes on; with Config.Strict the first one ends
+// the run and is returned as a *ReadError. Environment failures (an input
+// that cannot be opened or fetched, ctx cancelled, consume failing) end the
+// run and are returned wrapped with context. The Summary is filled as far
+// as the run went in every case.
+//
+// Run may be called concurrently; runs share nothing but a pool of decoder
+// buffers.
+func Run(ctx context.Context, cfg Config, inputs []string, consume Consumer) (Summary, error) {
+	start := time.Now()
+	cfg.fill()
+	if err := cfg.Validate(); err != nil {
+		return Summary{}, err
+	}
+	r := &runner{
+		cfg:     cfg,
+		consume: consume,
+		fetch:   &fetcher{client: cfg.HTTPClient, retry: cfg.Retry, sleep: sleepCtx},
+		errs:    collector{strict: cfg.Strict, max: max(cfg.MaxDiagnostics, 0)},
+	}
+	if cfg.testSleep != nil {
+		r.fetch.sleep = cfg.testSleep
+	}
+	sum, err := r.run(ctx, inputs)
+	sum.Elapsed = time.Since(start)
+	return sum, err
+}
+
+// runner is the state of one Run.
+type runner struct {
+	cfg     Config
+	consume Consumer
+	fetch   *fetcher
+	errs    collector
+
+	bytesRead  atomicInt64
+	records    atomicInt64
+	captures   atomicInt64
+	files      atomicInt64
+	filesBad   atomicInt64
+	totalBytes atomicInt64 // known input sizes, for progress
+
+	jobs chan *job
+	free chan *job
+}
+
+func (r *runner) summary() Summary {
+	s := Summary{
+		Files:           int(r.files.Load()),
+		FilesWithErrors: int(r.filesBad.Load()),
+		Records:         r.records.Load(),
+		Captures:        r.captures.Load(),
+		Bytes:           r.bytesRead.Load(),
+	}
+	for c := range s.Errors {
+		s.Errors[c] = r.errs.counts[c].Load()
+	}
+	r.errs.mu.Lock()
+	s.Diagnostics = append([]*ReadError(nil), r.errs.diags...)
+	r.errs.mu.Unlock()
+	return s
+}
+
+// jobsPerWorker bounds the batches in flight: enough to keep every worker
+// busy while a decoder refills, few enough that memory is a handful of
+// batch buffers (at most batchBytes plus one record each) per worker.
+const jobsPerWorker = 4
+
+func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
+	list, err := r.expand(ctx, args)
+	if err != nil {
+		return r.summary(), err
+	}
+	list = selectShard(r.cfg.Shard, list)
+
+	n := r.cfg.Workers * jobsPerWorker
+	r.jobs = make(chan *job, n)
+	r.free = make(chan *job, n)
+	for range n {
+		r.free <- new(job)
+	}
+
+	stopProgress := r.startProgress(list)
+	g, gctx := errgroup.WithContext(ctx)
+	for w := range r.cfg.Workers {
+		g.Go(func() error { return r.work(gctx, w) })
+	}
+	g.Go(func() error {
+		defer close(r.jobs)
+		dg, dctx := errgroup.WithContext(gctx)
+		dg.SetLimit(r.cfg.Workers)
+		for _, in := range list {
+			if dctx.Err() != nil {
+				break
+			}
+			dg.Go(func() error { return r.decode(dctx, in) })
+		}
+		return dg.Wait()
+	})
+	err = g.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	stopProgress()
+	return r.summary(), err
+}
+
+// decode reads one input and feeds its captures to the workers.
+func (r *runner) decode(ctx context.Context, in input) error {
+	r.files.Add(1)
+	rc, size, err := r.open(ctx, in.name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if size > 0 && isURL(in.name) {
+		r.totalBytes.Add(size) // file sizes were added up front
+	}
+	d := decoderPool.Get().(*decoder)
+	defer decoderPool.Put(d)
+	d.r, d.src = r, &source{name: in.name, format: in.format, r: r}
+	switch in.format {
+	case formatWARC:
+		err = d.warc(ctx, rc)
+	case formatJSONL:
+		err = d.jsonl(ctx, rc)
+	case formatCSV:
+		err = d.csv(ctx, rc)
+	case formatTar:
+		err = d.tar(ctx, rc)
+	default:
+		err = d.hostFile(ctx, rc)
+	}
+	if ferr := d.flush(ctx); err == nil {
+		err = ferr
+	}
+	d.s.close()
+	if err != nil {
+		var re *ReadError
+		if errors.As(err, &re) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return fmt.Errorf("read %s: %w", in.name, err)
+	}
+	return nil
+}
+
+// getJob waits for a free job: the back-pressure that bounds memory.
+func (r *runner) getJob(ctx context.Context) (*job, error) {
+	select {
+	case j := <-r.free:
+		j.n, j.bytes = 0, 0
+		return j, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (r *runner) send(ctx context.Context, j *job) error {
+	select {
+	case r.jobs <- j:
+		return nil
+	case <-ctx.Done():
+		r.free <- j
+		return ctx.Err()
+	}
+}
+
+// source is the shared state of one input while its captures are in flight.
+type source struct {
+	name   string
+	format format
+	r      *runner
+	bad    atomic.Bool
+}
+
+// dataErr counts a data error of the input; under Strict it returns it.
+// Safe for concurrent use (decoder and workers report into the same source).
+func (s *source) dataErr(off, rec int64, class Class, err error, ex []byte) error {
+	if s.bad.CompareAndSwap(false, true) {
+		s.r.filesBad.Add(1)
+	}
+	return s.r.errs.add(&ReadError{Source: s.name, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
+}

@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// NumClasses bounds Class values: Summary.Errors is indexed by Class.
+const NumClasses = int(numClasses)
+
+// Summary describes a run. Run returns it also when it fails, filled as far
+// as the run went. It is a plain value: keep it, copy it.
+type Summary struct {
+	Files           int   // inputs read (after expansion and sharding)
+	FilesWithErrors int   // inputs with at least one data error
+	Records         int64 // WARC records (of every type) and dump rows seen
+	Captures        int64 // captures handed to the consumer
+	Bytes           int64 // input bytes read as stored (compressed)
+	Errors          [NumClasses]int64
+	Elapsed         time.Duration
+
+	// Diagnostics lists the first Config.MaxDiagnostics data errors, in
+	// the order they were found (across inputs read in parallel, that
+	// order is not deterministic).
+	Diagnostics []*ReadError
+}
+
+// ErrorCount is the number of data errors of every class.
+func (s *Summary) ErrorCount() int64 {
+	var n int64
+	for _, v := range s.Errors {
+		n += v
+	}
+	return n
+}
+
+// HadErrors reports that some input had data errors: a command maps it to
+// its "read with errors" exit code.
+func (s *Summary) HadErrors() bool { return s.ErrorCount() > 0 }
+
+// Line formats the one-line summary a command prints at the end of every
+// run, e.g.
+//
+//	3 files, 120000 captures (240001 records), 2 errors (container 1, record 1), 4.2 s, 95.3 MB/s
+func (s *Summary) Line() string {
+	b := make([]byte, 0, 160)
+	b = strconv.AppendInt(b, int64(s.Files), 10)
+	b = append(b, " files, "...)
+	b = strconv.AppendInt(b, s.Captures, 10)
+	b = append(b, " captures ("...)
+	b = strconv.AppendInt(b, s.Records, 10)
+	b = append(b, " records), "...)
+	b = strconv.AppendInt(b, s.ErrorCount(), 10)
+	b = append(b, " errors"...)
+	if s.HadErrors() {
+		b = append(b, " ("...)
+		first := true
+		for c := Class(1); c < numClasses; c++ {
+			if s.Errors[c] == 0 {
+				continue
+			}
+			if !first {
+				b = append(b, ", "...)
+			}
+			first = false
+			b = append(b, c.String()...)
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, s.Errors[c], 10)
+		}
+		b = append(b, ')')
+	}
+	secs := s.Elapsed.Seconds()
+	b = append(b, ", "...)
+	b = strconv.AppendFloat(b, secs, 'f', 1, 64)
+	b = append(b, " s, "...)
+	mbs := 0.0
+	if secs > 0 {
+		mbs = float64(s.Bytes) / 1e6 / secs
+	}
+	b = strconv.AppendFloat(b, mbs, 'f', 1, 64)
+	b = append(b, " MB/s"...)
+	return string(b)
+}
+
+type atomicInt64 = atomic.Int64
+
+// collector counts and keeps data errors from every goroutine of a run.
+type collector struct {
+	counts [numClasses]atomic.Int64
+	strict bool
+	max    int
+
+	mu    sync.Mutex
+	diags []*ReadError
+}
+
+// add records e; under Strict it returns e, which ends the run.
+func (c *collector) add(e *ReadError) error {
+	c.counts[e.Class].Add(1)
+	c.mu.Lock()
+	if len(c.diags) < c.max {
+		c.diags = append(c.diags, e)
+	}
+	c.mu.Unlock()
+	if c.strict {
+		return e
+	}
+	return nil
+}

@@ -1,0 +1,472 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// WARCHeader is the part of a WARC record header that robotstat reads
+// (ISO 28500 / WARC 1.1 section 5; WARC/0.17 and 0.18 name their fields the
+// same way). Every []byte field aliases the reader's scratch buffer, trimmed
+// of whitespace and of angle brackets around URIs, and is valid until the
+// next call to Next; nil when the field is absent.
+type WARCHeader struct {
+	Version        []byte // "WARC/1.0"
+	Type           []byte // WARC-Type
+	TargetURI      []byte // WARC-Target-URI
+	Date           []byte // WARC-Date
+	RecordID       []byte // WARC-Record-ID
+	IPAddress      []byte // WARC-IP-Address
+	PayloadDigest  []byte // WARC-Payload-Digest
+	Truncated      []byte // WARC-Truncated
+	IdentifiedType []byte // WARC-Identified-Payload-Type
+	ContentType    []byte // Content-Type
+	ContentLength  int64  // Content-Length: the block's length
+
+	// Raw holds the header as read, version line to the last field line.
+	Raw []byte
+}
+
+// Limits of the record reader. A WARC header is a few hundred bytes; 64 KiB
+// is far beyond any real one and keeps a garbage stream from growing the
+// scratch buffer.
+const (
+	maxWARCHeader  = 64 << 10
+	warcBufferSize = 64 << 10
+)
+
+var warcPrefix = []byte("WARC/")
+
+// WARCReader reads WARC records from a decompressed stream: Next advances to
+// the next record header and Read (or ReadBlock) reads its block. Malformed
+// input never stops it: each problem is passed to Report as data, and Next
+// resynchronises at the next line that starts with "WARC/". Next returns
+// false at the end of the stream or on an environment error (see Err).
+//
+// Deviations from the standard, all for archives found in the wild: lines
+// may end in LF or CR CR LF; field names match case-insensitively; any run
+// of CR and LF between records is accepted (the standard says exactly
+// CRLF CRLF); WARC-Target-URI may be wrapped in <> (WARC/0.17 drafts).
+//
+// A WARCReader is not safe for concurrent use. Reset makes it reusable for
+// another stream without allocating.
+type WARCReader struct {
+	br   *bufio.Reader
+	pos  int64 // decompressed offset of the next unread byte
+	hdr  WARCHeader
+	sc   []byte // header scratch
+	left int64  // block bytes not yet read
+	cut  bool   // the current block ended early
+
+	start int64 // decompressed offset of the current record
+	off   int64 // stored offset of the current record (Locate(start))
+	index int64 // index of the current record; -1 before the first
+	seen  bool  // a record header was found in this stream
+	err   error // environment error
+	nerrs int64
+	gap   bool // inside a gap that was already reported
+
+	// Report receives each data error: the stored offset (Locate of the
+	// position), the record index (-1 outside a record), the class, the
+	// error and an excerpt that aliases the reader's buffer (copy it to
+	// keep it). Nil drops them; NumErrors still counts them.
+	Report func(offset, record int64, class Class, err error, ex []byte)
+
+	// Locate maps a decompressed offset to the stored offset reported in
+	// records and errors (a gzip member's offset). Nil is the identity.
+	Locate func(pos int64) int64
+}
+
+// NewWARCReader returns a reader of the decompressed WARC stream r.
+func NewWARCReader(r io.Reader) *WARCReader {
+	w := &WARCReader{}
+	w.Reset(r)
+	return w
+}
+
+// Reset makes w read r from its start, keeping buffers, Report and Locate.
+func (w *WARCReader) Reset(r io.Reader) {
+	if w.br == nil {
+		w.br = bufio.NewReaderSize(r, warcBufferSize)
+	} else {
+		w.br.Reset(r)
+	}
+	w.pos, w.left, w.cut, w.start, w.off, w.index = 0, 0, false, 0, 0, -1
+	w.seen, w.err, w.nerrs, w.gap = false, nil, 0, false
+	w.hdr = WARCHeader{}
+}
+
+// Header returns the current record's header; valid until Next.
+func (w *WARCReader) Header() *WARCHeader { return &w.hdr }
+
+// Index is the current record's index in the stream, counting every record
+// header found (malformed ones included) from 0.
+func (w *WARCReader) Index() int64 { return w.index }
+
+// Offset is the current record's stored offset (see Locate).
+func (w *WARCReader) Offset() int64 { return w.off }
+
+// Truncated reports that the current block ended before Content-Length.
+func (w *WARCReader) Truncated() bool { return w.cut }
+
+// Err returns the environment error that stopped Next, if any.
+func (w *WARCReader) Err() error { return w.err }
+
+// NumErrors counts the data errors reported since Reset.
+func (w *WARCReader) NumErrors() int64 { return w.nerrs }
+
+func (w *WARCReader) locate(pos int64) int64 {
+	if w.Locate == nil {
+		return pos
+	}
+	return w.Locate(pos)
+}
+
+func (w *WARCReader) report(off, rec int64, class Class, err error, ex []byte) {
+	w.nerrs++
+	if w.Report != nil {
+		w.Report(off, rec, class, err, ex)
+	}
+}
+
+// ioErr classifies a read error: EOF and errBreak are data, anything else
+// is an environment failure that stops the reader.
+func (w *WARCReader) ioErr(err error) bool {
+	if err == nil || err == io.EOF || err == errBreak || err == bufio.ErrBufferFull {
+		return false
+	}
+	w.err = err
+	return true
+}
+
+// Next advances to the next record, skipping what is left of the current
+// block. It reports false at the end of the stream or on an environment
+// error.
+func (w *WARCReader) Next() bool {
+	if w.err != nil {
+		return false
+	}
+	if w.left > 0 {
+		var err error
+		for w.left > 0 && err == nil {
+			var n int
+			n, err = w.br.Discard(int(min(w.left, 1<<30)))
+			w.pos += int64(n)
+			w.left -= int64(n)
+		}
+		if w.left > 0 {
+			if w.ioErr(err) {
+				return false
+			}
+			w.truncated()
+		}
+	}
+	w.hdr = WARCHeader{}
+	for {
+		ok, more := w.findStart()
+		if !more {
+			return false
+		}
+		if !ok {
+			continue
+		}
+		if w.readHeader() {
+			return true
+		}
+		if w.err != nil {
+			return false
+		}
+	}
+}
+
+// truncated records that the block ended before Content-Length.
+func (w *WARCReader) truncated() {
+	if !w.cut {
+		w.cut = true
+		w.report(w.off, w.index, ClassRecord, ErrTruncIn, nil)
+	}
+	w.left = 0
+}
+
+// findStart skips record separators and positions the reader at "WARC/".
+// It reports (true, true) there, (false, false) at the end of the stream.
+func (w *WARCReader) findStart() (ok, more bool) {
+	// Separators: any run of CR and LF (and a stray break).
+	for {
+		b, err := w.br.Peek(len(warcPrefix))
+		i := 0
+		for i < len(b) && (b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		if i > 0 {
+			w.br.Discard(i)
+			w.pos += int64(i)
+			continue
+		}
+		if len(b) == 0 {
+			if err == errBreak {
+				continue
+			}
+			if w.ioErr(err) {
+				return false, false
+			}
+			return false, false // clean end
+		}
+		if bytes.Equal(b, warcPrefix) {
+			return true, true
+		}
+		if err == errBreak && len(b) < len(warcPrefix) {
+			// A short tail before a break is garbage too.
+			break
+		}
+		if len(b) < len(warcPrefix) && w.ioErr(err) {
+			return false, false
+		}
+		break
+	}
+	// Garbage: report once per gap (not at all right after a malformed
+	// record, whose error covers it), then skip to the next "WARC/".
+	if !w.gap {
+		ex, _ := w.br.Peek(maxExcerpt)
+		if !w.seen {
+			w.report(w.locate(w.pos), -1, ClassContainer, ErrNotWARC, ex)
+		} else {
+			w.report(w.locate(w.pos), -1, ClassContainer, ErrGarbage, ex)
+		}
+	}
+	w.seen = true // one ErrNotWARC per stream; later gaps are garbage
+	w.gap = true
+	return false, w.skipToWARC()
+}
+
+// skipToWARC consumes at least one byte and then up to the next "WARC/"
+// (anywhere, not only at a line start: padding such as NUL runs often
+// precedes a record without a newline), or up to a break. It reports
+// whether the stream goes on.
+func (w *WARCReader) skipToWARC() bool {
+	if _, err := w.br.Discard(1); err != nil {
+		return !w.ioErr(err) && err != io.EOF
+	}
+	w.pos++
+	for {
+		b, err := w.br.ReadSlice('W')
+		w.pos += int64(len(b))
+		switch err {
+		case nil:
+			w.br.UnreadByte()
+			w.pos--
+			if next, _ := w.br.Peek(len(warcPrefix)); bytes.Equal(next, warcPrefix) {
+				return true
+			}
+			w.br.Discard(1)
+			w.pos++
+		case bufio.ErrBufferFull:
+		case errBreak:
+			return true
+		default:
+			return !w.ioErr(err) && len(b) > 0
+		}
+	}
+}
+
+// readHeader reads a header at "WARC/". On a malformed header it reports,
+// leaves the reader after the bad part and returns false.
+func (w *WARCReader) readHeader() bool {
+	w.index++
+	w.seen = true
+	w.gap = true // until the header proves good, what follows is covered by its error
+	w.start = w.pos
+	w.off = w.locate(w.pos)
+	w.cut = false
+	w.sc = w.sc[:0]
+	for {
+		line, err := w.br.ReadSlice('\n')
+		w.pos += int64(len(line))
+		if err == bufio.ErrBufferFull || len(w.sc)+len(line) > maxWARCHeader {
+			w.report(w.off, w.index, ClassRecord, ErrHeaderTooLong, line[:min(len(line), maxExcerpt)])
+			for err == bufio.ErrBufferFull {
+				line, err = w.br.ReadSlice('\n')
+				w.pos += int64(len(line))
+			}
+			w.ioErr(err)
+			return false
+		}
+		if err != nil {
+			if w.ioErr(err) {
+				return false
+			}
+			w.sc = append(w.sc, line...)
+			w.report(w.off, w.index, ClassRecord, ErrHeaderNoEnd, w.sc[:min(len(w.sc), maxExcerpt)])
+			return false
+		}
+		if isBlankLine(line) {
+			break
+		}
+		if len(w.sc) > 0 && !isFieldLine(line) {
+			// A line that is not a field before any blank line: the header
+			// ran into the block. Leave that line for resynchronisation.
+			w.report(w.off, w.index, ClassRecord, ErrHeaderNoEnd, line[:min(len(line), maxExcerpt)])
+			return false
+		}
+		w.sc = append(w.sc, line...)
+	}
+	if !w.parseHeader() {
+		return false
+	}
+	w.gap = false
+	w.left = w.hdr.ContentLength
+	return true
+}
+
+func isBlankLine(line []byte) bool {
+	for _, c := range line {
+		if c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// isFieldLine reports a "Name: value" line or a folded continuation.
+func isFieldLine(line []byte) bool {
+	if line[0] == ' ' || line[0] == '\t' {
+		return true
+	}
+	i := bytes.IndexByte(line, ':')
+	return i > 0
+}
+
+// parseHeader fills w.hdr from w.sc.
+func (w *WARCReader) parseHeader() bool {
+	h := &w.hdr
+	h.Raw = w.sc
+	h.ContentLength = -1
+	rest := w.sc
+	first := true
+	for len(rest) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			line, rest = rest, nil
+		}
+		if first {
+			h.Version = trimSpace(line)
+			first = false
+			continue
+		}
+		i := bytes.IndexByte(line, ':')
+		if i <= 0 {
+			continue // folded or stray line: nothing robotstat reads is folded
+		}
+		name, val := trimSpace(line[:i]), trimSpace(line[i+1:])
+		switch len(name) {
+		case 9:
+			if equalFold(name, "WARC-Type") {
+				h.Type = val
+			} else if equalFold(name, "WARC-Date") {
+				h.Date = val
+			}
+		case 12:
+			if equalFold(name, "Content-Type") {
+				h.ContentType = val
+			}
+		case 14:
+			if equalFold(name, "Content-Length") {
+				n, ok := parseDecimal(val)
+				if !ok {
+					w.report(w.off, w.index, ClassRecord, ErrContentLength, line)
+					return false
+				}
+				h.ContentLength = n
+			} else if equalFold(name, "WARC-Record-ID") {
+				h.RecordID = val
+			} else if equalFold(name, "WARC-Truncated") {
+				h.Truncated = val
+			}
+		case 15:
+			if equalFold(name, "WARC-Target-URI") {
+				if len(val) >= 2 && val[0] == '<' && val[len(val)-1] == '>' {
+					val = trimSpace(val[1 : len(val)-1])
+				}
+				h.TargetURI = val
+			} else if equalFold(name, "WARC-IP-Address") {
+				h.IPAddress = val
+			}
+		case 19:
+			if equalFold(name, "WARC-Payload-Digest") {
+				h.PayloadDigest = val
+			}
+		case 28:
+			if equalFold(name, "WARC-Identified-Payload-Type") {
+				h.IdentifiedType = val
+			}
+		}
+	}
+	if h.ContentLength < 0 {
+		w.report(w.off, w.index, ClassRecord, ErrContentLength, nil)
+		return false
+	}
+	return true
+}
+
+// Read reads the current block. It returns io.EOF at the block's end, also
+// when the stream ended early (then Truncated reports true).
+func (w *WARCReader) Read(p []byte) (int, error) {
+	if w.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > w.left {
+		p = p[:w.left]
+	}
+	n, err := w.br.Read(p)
+	w.pos += int64(n)
+	w.left -= int64(n)
+	if n == 0 && err != nil {
+		if w.ioErr(err) {
+			return 0, err
+		}
+		w.truncated()
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// ReadBlock appends up to limit bytes of the current block to dst, skips the
+// rest, and returns dst and the block's length as stored (less than
+// Content-Length when truncated). The error is an environment error only.
+func (w *WARCReader) ReadBlock(dst []byte, limit int) ([]byte, int64, error) {
+	want := min(w.left, int64(limit))
+	total := w.left
+	if int64(cap(dst)-len(dst)) < want {
+		nd := make([]byte, len(dst), len(dst)+int(want))
+		copy(nd, dst)
+		dst = nd
+	}
+	base := len(dst)
+	for int64(len(dst)-base) < want {
+		n, err := w.Read(dst[len(dst) : base+int(want)])
+		dst = dst[:len(dst)+n]
+		if err != nil {
+			if err == io.EOF {
+				return dst, int64(len(dst) - base), nil
+			}
+			return dst, int64(len(dst) - base), err
+		}
+	}
+	for w.left > 0 {
+		n, err := w.br.Discard(int(min(w.left, 1<<30)))
+		w.pos += int64(n)
+		w.left -= int64(n)
+		if err != nil {
+			got := total - w.left
+			if w.ioErr(err) {
+				return dst, got, err
+			}
+			w.truncated()
+			return dst, got, nil
+		}
+	}
+	return dst, total, nil
+}

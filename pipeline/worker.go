@@ -1,0 +1,243 @@
+package pipeline
+
+import (
+	"context"
+	"time"
+)
+
+type jobKind uint8
+
+const (
+	jobWARC   jobKind = iota // block holds an HTTP response (or a resource) as stored
+	jobDirect                // fields are set; block holds the body
+)
+
+// span locates a field inside job.hdr; a < 0 means absent.
+type span struct{ a, b int32 }
+
+const (
+	fURL = iota
+	fDate
+	fRecordID
+	fIP
+	fDigest
+	fTruncated
+	fIdentified
+	fContentType
+	numFields
+)
+
+// rec is one record on its way from a decoder to a worker; its buffers are
+// reused.
+type rec struct {
+	kind   jobKind
+	src    *source
+	crawl  string
+	offset int64
+	index  int64
+
+	// WARC: the header as read and where its fields are.
+	hdr      []byte
+	f        [numFields]span
+	resource bool // a resource record: no HTTP header expected
+
+	block  []byte
+	stored int64 // block (or body) length as stored; > len(block) when cut
+	cut    bool  // the archive holds less than the record says
+
+	// direct
+	url    string
+	status int
+	time   time.Time
+}
+
+// job carries a batch of records from a decoder to a worker. Jobs circulate
+// between runner.free and runner.jobs with their buffers. Batching makes
+// the channel hand-off and the goroutine wake-up cost per batch, not per
+// capture: at tens of thousands of captures per second per core, a
+// wake-up per capture cost more CPU than parsing the HTTP headers did.
+type job struct {
+	recs  []rec
+	n     int // records in use
+	bytes int // their block bytes
+}
+
+// Batch bounds: enough records to amortise a hand-off, few enough bytes
+// that the jobsPerWorker batches in flight stay small.
+const (
+	batchRecords = 32
+	batchBytes   = 256 << 10
+)
+
+// slot returns the next free record of the batch.
+func (j *job) slot() *rec {
+	if j.n == len(j.recs) {
+		j.recs = append(j.recs, rec{})
+	}
+	j.n++
+	return &j.recs[j.n-1]
+}
+
+func (j *job) full() bool { return j.n >= batchRecords || j.bytes >= batchBytes }
+
+// setWARC copies the header h into j.
+func (j *rec) setWARC(h *WARCHeader) {
+	j.kind = jobWARC
+	j.hdr = append(j.hdr[:0], h.Raw...)
+	base := cap(h.Raw)
+	for i, v := range [numFields][]byte{h.TargetURI, h.Date, h.RecordID, h.IPAddress, h.PayloadDigest, h.Truncated, h.IdentifiedType, h.ContentType} {
+		if v == nil {
+			j.f[i] = span{-1, -1}
+			continue
+		}
+		a := base - cap(v)
+		j.f[i] = span{int32(a), int32(a + len(v))}
+	}
+}
+
+func (j *rec) field(i int) []byte {
+	s := j.f[i]
+	if s.a < 0 {
+		return nil
+	}
+	return j.hdr[s.a:s.b]
+}
+
+// workerState is what one worker reuses from capture to capture.
+type workerState struct {
+	id  int
+	c   Capture
+	hh  HTTPHeader
+	dec payloadDecoder
+	sc  []byte // string fields, converted to one string per capture
+}
+
+// work is one worker: it turns jobs into captures until the jobs channel
+// closes or the run is cancelled.
+func (r *runner) work(ctx context.Context, id int) error {
+	w := &workerState{id: id}
+	for {
+		select {
+		case j, ok := <-r.jobs:
+			if !ok {
+				return nil
+			}
+			var err error
+			for i := 0; i < j.n && err == nil; i++ {
+				err = r.process(w, &j.recs[i])
+			}
+			r.free <- j
+			if err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (r *runner) process(w *workerState, j *rec) error {
+	c := &w.c
+	*c = Capture{Source: j.src.name, Offset: j.offset, Index: j.index, Crawl: j.crawl}
+	if j.kind == jobDirect {
+		c.URL, c.Status, c.FetchTime = j.url, j.status, j.time
+		c.RobotsPath = isRobotsPath([]byte(j.url))
+		c.Body = j.block[:min(len(j.block), r.cfg.BodyLimit)]
+		c.BodyLen = j.stored
+		c.BodyTruncated = j.cut
+		r.captures.Add(1)
+		return r.consume(w.id, c)
+	}
+
+	block := j.block
+	var hh *HTTPHeader
+	payload := block
+	stored := j.stored
+	if !j.resource && hasPrefixFold(block, "HTTP/") {
+		hh = &w.hh
+		n, err := ParseHTTPHeader(block, hh)
+		switch err {
+		case nil:
+		case ErrHTTPHeaderEnd:
+			if j.stored > int64(len(block)) {
+				return j.src.dataErr(j.offset, j.index, ClassHTTP, ErrHTTPTooLong, block)
+			}
+			// A header that runs to the end of the block: the response
+			// had no body (or lost it); keep what the header says.
+			if err := j.src.dataErr(j.offset, j.index, ClassHTTP, err, nil); err != nil {
+				return err
+			}
+		default:
+			return j.src.dataErr(j.offset, j.index, ClassHTTP, err, block)
+		}
+		payload = block[n:]
+		stored -= int64(n)
+	} else if !j.resource && containsTokenFoldPrefix(j.field(fContentType), "application/http") {
+		return j.src.dataErr(j.offset, j.index, ClassHTTP, ErrStatusLine, block)
+	}
+
+	pl := w.dec.decode(hh, payload, stored, r.cfg.BodyLimit)
+	if pl.err != nil {
+		if err := j.src.dataErr(j.offset, j.index, ClassPayload, pl.err, nil); err != nil {
+			return err
+		}
+	}
+
+	// All string fields in one allocation.
+	sc := w.sc[:0]
+	var pos [numFields + 3][2]int
+	add := func(k int, v []byte) {
+		pos[k][0] = len(sc)
+		sc = append(sc, v...)
+		pos[k][1] = len(sc)
+	}
+	add(fURL, j.field(fURL))
+	add(fRecordID, j.field(fRecordID))
+	add(fIP, j.field(fIP))
+	add(fDigest, j.field(fDigest))
+	add(fTruncated, j.field(fTruncated))
+	add(fIdentified, j.field(fIdentified))
+	if hh != nil {
+		add(numFields, hh.Reason)
+		add(numFields+1, hh.ContentType)
+		add(numFields+2, hh.Location)
+	} else {
+		add(numFields+1, j.field(fContentType)) // a resource's own media type
+	}
+	s := string(sc)
+	w.sc = sc
+	get := func(k int) string { return s[pos[k][0]:pos[k][1]] }
+	c.URL = get(fURL)
+	c.RobotsPath = isRobotsPath(j.field(fURL))
+	c.RecordID = get(fRecordID)
+	c.IP = get(fIP)
+	c.PayloadDigest = get(fDigest)
+	c.Truncated = get(fTruncated)
+	c.IdentifiedType = get(fIdentified)
+	c.FetchTime, _ = parseTime(j.field(fDate))
+	c.ContentType = get(numFields + 1)
+	if hh != nil {
+		c.Status = hh.Status
+		c.Reason = get(numFields)
+		c.Location = get(numFields + 2)
+	}
+	c.Body, c.BodyLen = pl.body, pl.n
+	c.BodyTruncated = j.cut || c.Truncated != "" || pl.truncated ||
+		(hh != nil && hh.ContentLength > pl.n && identity(hh) && hasContent(hh.Status))
+	r.captures.Add(1)
+	return r.consume(w.id, c)
+}
+
+// identity reports a payload stored without codings to remove, so that its
+// Content-Length can be compared with what the archive holds.
+func identity(h *HTTPHeader) bool {
+	return h.Crawler || (h.TransferEncoding == nil && (h.ContentEncoding == nil || equalFold(lastToken(h.ContentEncoding), "identity")))
+}
+
+// hasContent reports a status whose response carries content (RFC 9110
+// section 6.4.1: not 1xx, 204 or 304, where Content-Length may describe a
+// body that was never sent).
+func hasContent(status int) bool { return status >= 200 && status != 204 && status != 304 }
+
+// containsTokenFoldPrefix reports that a media type starts with s.
+func containsTokenFoldPrefix(b []byte, s string) bool { return hasPrefixFold(trimSpace(b), s) }

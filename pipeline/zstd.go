@@ -1,0 +1,274 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstd inputs are read frame by frame, like gzip member by member: the frame
+// layout (RFC 8878 section 3.1) gives each block's size in a 3-byte header,
+// so a frame's extent is known without decoding it. Every record is then
+// located at its frame's offset, a broken frame costs only itself, and
+// garbage between frames is skipped to the next frame magic. A frame larger
+// than maxZstdFrame (one zstd stream for a whole file) is decoded streaming
+// instead, and records after it are located at its offset.
+
+const (
+	maxZstdFrame     = 16 << 20 // compressed bytes held to decode one frame
+	maxZstdBlock     = 128 << 10
+	zstdSkippableLow = 0x184D2A50 // skippable frames: 0x184D2A50..0x184D2A5F
+)
+
+type zstdState struct {
+	frame  []byte       // the current frame, as stored
+	rd     bytes.Reader // over frame
+	active bool         // s.zd is decoding a frame (or the rest, streaming)
+	stream bool         // fell back to streaming for the rest of the input
+}
+
+// startZstd sets up the decoder, loading the dictionary that the IIPC
+// .warc.zst layout stores in a leading skippable frame (itself optionally
+// zstd-compressed; a zstd dictionary with magic 0xEC30A437, or raw content).
+func (s *stream) startZstd() error {
+	// Bounds against bombs: a window up to zstd --long's 128 MiB, and at
+	// most 256 MiB from a small frame decoded in one go.
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128 << 20), zstd.WithDecoderMaxMemory(256 << 20)}
+	head, _ := s.br.Peek(8)
+	if bytes.HasPrefix(head, zstdDictMagic) && len(head) == 8 {
+		n := binary.LittleEndian.Uint32(head[4:])
+		if n > 64<<20 {
+			return fmt.Errorf("%w: dictionary frame of %d bytes", ErrZstd, n)
+		}
+		s.br.Discard(8)
+		dict := make([]byte, n)
+		if _, err := io.ReadFull(s.br, dict); err != nil {
+			return fmt.Errorf("%w: dictionary frame: %w", ErrZstd, err)
+		}
+		if bytes.HasPrefix(dict, zstdMagic) {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+			if err != nil {
+				return err
+			}
+			dict, err = d.DecodeAll(dict, nil)
+			d.Close()
+			if err != nil {
+				return fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
+			}
+		}
+		if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
+			opts = append(opts, zstd.WithDecoderDicts(dict))
+		} else {
+			opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+		}
+	}
+	if s.zd != nil {
+		s.zd.Close()
+	}
+	zd, err := zstd.NewReader(nil, opts...)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrZstd, err)
+	}
+	s.zd = zd
+	return nil
+}
+
+func (s *stream) readZstd(p []byte) (int, error) {
+	z := &s.zst
+	for {
+		if z.active {
+			n, err := s.zd.Read(p)
+			s.dpos += int64(n)
+			switch {
+			case err == io.EOF:
+				z.active = false
+				if n > 0 {
+					return n, nil
+				}
+				if z.stream {
+					s.done = true
+					return 0, io.EOF
+				}
+				continue
+			case err != nil:
+				z.active = false
+				if z.stream {
+					s.done = true
+				}
+				s.report(s.coff, fmt.Errorf("%w: %w", ErrZstd, err), nil)
+				s.gap = true
+				if n > 0 {
+					s.pending = errBreak
+					return n, nil
+				}
+				return 0, errBreak
+			}
+			return n, nil
+		}
+		if s.done {
+			return 0, io.EOF
+		}
+		if err := s.nextFrame(); err != nil {
+			return 0, err
+		}
+		if s.pending != nil {
+			err := s.pending
+			s.pending = nil
+			return 0, err
+		}
+	}
+}
+
+// nextFrame reads the next frame into z.frame and starts decoding it. It
+// skips skippable frames and (reporting once per gap) garbage, and
+// returns io.EOF at the end of the input.
+func (s *stream) nextFrame() error {
+	z := &s.zst
+	gap := s.gap
+	for {
+		off := s.compressedPos()
+		head, err := s.br.Peek(4)
+		if len(head) == 0 {
+			s.done = true
+			if err == io.EOF || err == nil {
+				return io.EOF
+			}
+			return err
+		}
+		if len(head) == 4 {
+			m := binary.LittleEndian.Uint32(head)
+			if m&0xFFFFFFF0 == zstdSkippableLow {
+				hdr, _ := s.br.Peek(8)
+				if len(hdr) == 8 {
+					s.br.Discard(8)
+					if _, err := s.br.Discard(int(binary.LittleEndian.Uint32(hdr[4:]))); err == nil {
+						continue
+					}
+				}
+				s.report(off, fmt.Errorf("%w: skippable frame: %w", ErrZstd, ErrTruncIn), nil)
+				s.done = true
+				return io.EOF
+			}
+		}
+		if !bytes.Equal(head, zstdMagic) {
+			if !gap {
+				gap = true
+				ex, _ := s.br.Peek(maxExcerpt)
+				s.report(off, ErrGarbage, ex)
+			}
+			if err := s.skipTo(zstdMagic); err != nil {
+				return err
+			}
+			continue
+		}
+		s.coff = off
+		s.marks = append(s.marks, memberMark{s.dpos, off})
+		st := s.readFrame()
+		if st == frameCorrupt {
+			s.report(off, fmt.Errorf("%w: malformed frame", ErrZstd), nil)
+			gap = true
+			if err := s.skipTo(zstdMagic); err != nil {
+				return err
+			}
+			continue
+		}
+		if gap {
+			s.pending = errBreak
+		}
+		s.gap = false
+		z.active = true
+		switch st {
+		case frameWhole:
+			z.rd.Reset(z.frame)
+			return s.zd.Reset(&z.rd)
+		case frameTooBig:
+			// Too big to hold: stream the rest of the input from here.
+			z.stream = true
+			z.rd.Reset(z.frame)
+			return s.zd.Reset(io.MultiReader(&z.rd, s.br))
+		default:
+			// The input ends inside the frame: decode what there is,
+			// which reports the error after the last good block.
+			z.rd.Reset(z.frame)
+			s.done = true
+			return s.zd.Reset(&z.rd)
+		}
+	}
+}
+
+type frameStatus uint8
+
+const (
+	frameWhole   frameStatus = iota
+	frameCut                 // the input ended inside the frame
+	frameCorrupt             // reserved block type or impossible block size
+	frameTooBig              // grew past maxZstdFrame
+)
+
+// readFrame reads the frame at the reader into z.frame, walking its block
+// headers.
+func (s *stream) readFrame() frameStatus {
+	z := &s.zst
+	z.frame = z.frame[:0]
+	take := func(n int) bool {
+		start := len(z.frame)
+		z.frame = append(z.frame, make([]byte, n)...)[:start+n]
+		k, err := io.ReadFull(s.br, z.frame[start:])
+		z.frame = z.frame[:start+k]
+		return err == nil
+	}
+	if !take(5) {
+		return frameCut
+	}
+	fhd := z.frame[4]
+	single := fhd&0x20 != 0
+	n := 0
+	if !single {
+		n++ // window descriptor
+	}
+	n += [4]int{0, 1, 2, 4}[fhd&3]
+	switch fhd >> 6 {
+	case 0:
+		if single {
+			n++
+		}
+	case 1:
+		n += 2
+	case 2:
+		n += 4
+	case 3:
+		n += 8
+	}
+	if !take(n) {
+		return frameCut
+	}
+	for {
+		if !take(3) {
+			return frameCut
+		}
+		bh := uint32(z.frame[len(z.frame)-3]) | uint32(z.frame[len(z.frame)-2])<<8 | uint32(z.frame[len(z.frame)-1])<<16
+		last, typ, size := bh&1 != 0, (bh>>1)&3, int(bh>>3)
+		switch {
+		case typ == 3 || size > maxZstdBlock:
+			return frameCorrupt
+		case typ == 1:
+			size = 1 // RLE: one byte repeated
+		}
+		if len(z.frame)+size > maxZstdFrame {
+			return frameTooBig
+		}
+		if !take(size) {
+			return frameCut
+		}
+		if last {
+			break
+		}
+	}
+	if fhd&4 != 0 && !take(4) {
+		return frameCut
+	}
+	return frameWhole
+}

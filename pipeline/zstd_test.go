@@ -1,0 +1,64 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestZstdFrames reads .warc.zst inputs frame by frame: records located at
+// their frame, garbage and broken frames skipped to the next frame.
+func TestZstdFrames(t *testing.T) {
+	a, b, c := zstdBytes(robotsResp("a.example", robotsBody)), zstdBytes(robotsResp("b.example", robotsBody)), zstdBytes(robotsResp("c.example", robotsBody))
+	broken := bytes.Clone(b)
+	for i := 12; i < len(broken)-4; i += 5 {
+		broken[i] ^= 0xa5
+	}
+	skippable := []byte{0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 'x', 'y', 'z'}
+	rng := rand.New(rand.NewPCG(3, 4))
+	noise := make([]byte, 20<<20)
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	tests := []struct {
+		name     string
+		data     []byte
+		offsets  []int64
+		errs     int64
+		sentinel error
+		long     bool
+	}{
+		{"one_frame_per_record", cat(a, b, c), []int64{0, int64(len(a)), int64(len(a) + len(b))}, 0, nil, false},
+		{"skippable_frame_between", cat(a, skippable, b), []int64{0, int64(len(a) + len(skippable))}, 0, nil, false},
+		{"garbage_between_frames", cat(a, []byte("<html>oops</html>"), b), []int64{0, int64(len(a)) + 17}, 1, ErrGarbage, false},
+		{"broken_frame_in_the_middle", cat(a, broken, c), []int64{0, int64(len(a) + len(broken))}, 1, ErrZstd, false},
+		{"one_frame_for_everything", zstdBytes(cat(robotsResp("a.example", robotsBody), robotsResp("b.example", robotsBody))), []int64{0, 0}, 0, nil, false},
+		{"frame_too_big_to_hold_streams", cat(a, zstdBytes(robotsResp("big.example", string(noise))), c), []int64{0, int64(len(a)), int64(len(a))}, 0, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.long && testing.Short() {
+				t.Skip("20 MB frame")
+			}
+			caps, sum, err := collect(t, Config{}, writeTemp(t, "x.warc.zst", tc.data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(caps) != len(tc.offsets) || sum.ErrorCount() != tc.errs {
+				t.Fatalf("captures %d errors %v", len(caps), sum.Diagnostics)
+			}
+			for i, c := range caps {
+				if c.Offset != tc.offsets[i] {
+					t.Errorf("capture %d (%s) at %d, want %d", i, c.URL, c.Offset, tc.offsets[i])
+				}
+				if c.BodyLen < int64(len(robotsBody)) || c.BodyTruncated {
+					t.Errorf("capture %d: %+v", i, c.Capture)
+				}
+			}
+			if tc.sentinel != nil && !errors.Is(sum.Diagnostics[0], tc.sentinel) {
+				t.Errorf("diagnostic %v, want %v", sum.Diagnostics[0], tc.sentinel)
+			}
+		})
+	}
+}
