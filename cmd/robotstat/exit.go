@@ -19,6 +19,9 @@ const (
 	// inputs had content errors (broken records, truncated gzip members);
 	// they are counted in the summary.
 	ExitInputErrors = 3
+	// ExitStrict: analyze --strict stopped at the first input error and
+	// wrote nothing.
+	ExitStrict = 4
 	// ExitInterrupted: cancelled by SIGINT or SIGTERM; no partial Parquet
 	// file is left behind.
 	ExitInterrupted = 130
@@ -30,6 +33,7 @@ const exitCodeHelp = `Exit codes:
   2    usage error, or an environment failure (unreadable input, output not
        writable, disk full, Parquet write error)
   3    analyze: output written, but some inputs had errors (see the summary)
+  4    analyze --strict: stopped at the first input error; nothing written
   130  interrupted; no partial output file is left
 `
 

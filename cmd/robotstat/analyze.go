@@ -1,0 +1,474 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/stats"
+)
+
+func init() {
+	register(command{name: "analyze", summary: "read robots.txt captures and write statistics to Parquet", run: (*Main).analyze})
+}
+
+// sampleWARC is the embedded sample analyze reads when given no input: real
+// robots.txt responses from a 2008 Heritrix crawl (Apache-2.0) and made-up
+// captures that show each case robotstat distinguishes. See
+// sample/README.md; regenerate with go run ./scripts/mksample.
+//
+//go:embed sample/robotstat-sample.warc.gz
+var sampleWARC []byte
+
+// sampleName is the file name the sample is read under, so that its
+// capture ids are the same on every run.
+const sampleName = "robotstat-sample.warc.gz"
+
+const analyzeUsage = `Usage:
+  robotstat analyze [flags] [INPUT...]
+
+Reads robots.txt captures from each INPUT and writes Parquet tables under
+--out (default out/): captures, groups, agents, bots and directives, plus
+rules, sitemaps and diagnostics with --tables. With no INPUT it reads the
+embedded sample (a small WARC of real and made-up captures).
+
+An INPUT is a WARC (.warc, .warc.gz, .warc.zst), a JSON Lines or CSV dump
+(.jsonl[.gz|.zst], .csv[.gz]), a tar or tar.gz of files named by host, a
+folder of such files, a manifest (a text file, optionally gzipped, of paths or
+http(s) URLs, one a line, e.g. Common Crawl's robotstxt.paths.gz), an http(s)
+URL, or - for a WARC on stdin.
+
+Output files are written under temporary names and renamed when complete, so a
+*.parquet under --out is never partial. Running the same inputs into the same
+--out replaces the earlier files. Nothing is written outside --out.
+
+Examples:
+  robotstat analyze --out out/
+  robotstat analyze --out out/ --crawl CC-MAIN-2024-33 robotstxt.paths.gz \
+      --manifest-base https://data.commoncrawl.org/
+  robotstat analyze --out out/ --shard auto --sites tranco.csv manifest.txt
+`
+
+type analyzeFlags struct {
+	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
+	botsReplace, quiet, strict, json, google429                             bool
+	workers, parseLimit                                                     int
+}
+
+func (m *Main) analyze(ctx context.Context, args []string) error {
+	fs := newFlagSet("analyze")
+	var f analyzeFlags
+	fs.StringVar(&f.out, "out", "out", "write the tables under `DIR`")
+	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parse with `N` goroutines")
+	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" (captures,groups,agents,bots,directives) or \"all\"")
+	fs.StringVar(&f.bots, "bots", "", "extend the bot catalog with `FILE` (CSV token,operator,category or JSON; see robotstat bots)")
+	fs.BoolVar(&f.botsReplace, "bots-replace", false, "use the --bots FILE alone instead of extending the embedded catalog")
+	fs.StringVar(&f.crawl, "crawl", "", "crawl `NAME` for every capture (default: the WARC warcinfo's isPartOf)")
+	fs.StringVar(&f.shard, "shard", "", "read only shard `i/n` of the inputs (0-based), or \"auto\" from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX")
+	fs.StringVar(&f.sites, "sites", "", "ranked site list `FILE` (Tranco's rank,domain CSV) joined on host or registered domain")
+	fs.IntVar(&f.parseLimit, "parse-limit", parse.DefaultLimit, "parse at most this many `bytes` of a robots.txt (RFC 9309 §2.5 minimum 512000; -1 for no limit)")
+	fs.StringVar(&f.responses, "responses", "auto", "which WARC responses count: robots (path /robots.txt), all, or auto (all inside a Common Crawl robotstxt WARC)")
+	fs.StringVar(&f.manifestBase, "manifest-base", "", "prefix for relative lines of a manifest, e.g. https://data.commoncrawl.org/")
+	fs.StringVar(&f.fields, "fields", "", "dump column names as `url=U,status=S,body=B,time=T` (defaults url,status,body,time)")
+	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error and write nothing")
+	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
+	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return nil
+		}
+		return err
+	}
+	return m.runAnalyze(ctx, f, inputs)
+}
+
+// analyzeRun holds one run's moving parts.
+type analyzeRun struct {
+	m        *Main
+	ds       *schema.Dataset
+	analyzer []*stats.Analyzer
+	rows     []*stats.Rows
+	// counts per worker, summed at the end
+	outcomes []map[string]int64
+	mu       sync.Mutex
+}
+
+// flushRows is how many rows a worker buffers before handing them to the
+// writers: large enough to amortise the table locks, small enough that a
+// worker holds a few MB.
+const flushRows = 8192
+
+func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
+	if f.workers < 1 {
+		return usageErrorf("analyze", "--workers must be at least 1, got %d", f.workers)
+	}
+	if f.out == "" {
+		return usageErrorf("analyze", "--out must name a folder")
+	}
+	tables, err := schema.ParseTables(f.tables)
+	if err != nil {
+		return usageErrorf("analyze", "--tables: %v", err)
+	}
+	responses, err := pipeline.ParseResponses(f.responses)
+	if err != nil {
+		return usageErrorf("analyze", "--responses: %v", err)
+	}
+	var shard pipeline.Shard
+	if f.shard != "" {
+		getenv := m.Getenv
+		if getenv == nil {
+			getenv = func(string) string { return "" }
+		}
+		if shard, err = pipeline.ParseShard(f.shard, getenv); err != nil {
+			return usageErrorf("analyze", "--shard: %v", err)
+		}
+	}
+	fields, err := parseFields(f.fields)
+	if err != nil {
+		return usageErrorf("analyze", "--fields: %v", err)
+	}
+	if f.botsReplace && f.bots == "" {
+		return usageErrorf("analyze", "--bots-replace needs --bots FILE")
+	}
+
+	so := stats.DefaultOptions()
+	so.Tables = tables
+	so.ParseLimit = f.parseLimit
+	so.TooManyRequestsUnreachable = f.google429
+	if f.bots != "" {
+		mode := stats.CatalogExtend
+		if f.botsReplace {
+			mode = stats.CatalogReplace
+		}
+		if so.Catalog, err = loadWith(m, f.bots, func(r io.Reader) (*stats.Catalog, error) { return stats.LoadCatalog(r, mode) }); err != nil {
+			return fmt.Errorf("--bots: %w", err)
+		}
+	}
+	if f.sites != "" {
+		if so.Ranks, err = loadWith(m, f.sites, stats.ReadRanks); err != nil {
+			return fmt.Errorf("--sites: %w", err)
+		}
+	}
+	if err := so.Validate(); err != nil {
+		return usageErrorf("analyze", "%v", err)
+	}
+
+	sample := len(inputs) == 0
+	if sample {
+		dir, err := os.MkdirTemp("", "robotstat-sample-")
+		if err != nil {
+			return fmt.Errorf("unpacking the embedded sample: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		p := filepath.Join(dir, sampleName)
+		if err := os.WriteFile(p, sampleWARC, 0o644); err != nil {
+			return fmt.Errorf("unpacking the embedded sample: %w", err)
+		}
+		inputs = []string{p}
+	}
+
+	pc := pipeline.DefaultConfig()
+	pc.Workers = f.workers
+	pc.Shard = shard
+	pc.Crawl = f.crawl
+	pc.Responses = responses
+	pc.Strict = f.strict
+	pc.Fields = fields
+	pc.ManifestBase = f.manifestBase
+	pc.Stdin = m.Stdin
+	if f.parseLimit < 0 {
+		pc.BodyLimit = 1 << 30
+		pc.RecordLimit = pc.BodyLimit + 64<<10
+	} else if f.parseLimit > pc.BodyLimit {
+		pc.BodyLimit = f.parseLimit
+		pc.RecordLimit = max(pc.RecordLimit, f.parseLimit+64<<10)
+	}
+	if !f.quiet && m.StderrIsTerminal {
+		pc.Progress, pc.ProgressTerminal = m.Stderr, true
+	}
+	if err := pc.Validate(); err != nil {
+		return usageErrorf("analyze", "%v", err)
+	}
+
+	meta := so.Metadata()
+	meta["responses"] = f.responses
+	if f.crawl != "" {
+		meta["crawl"] = f.crawl
+	}
+	if f.shard != "" {
+		meta["shard"] = shard.String()
+	}
+	ds, err := schema.Create(schema.Options{
+		Dir:      f.out,
+		RunID:    runID(inputs, sample, shard, meta),
+		Tables:   tables,
+		Version:  Version,
+		Metadata: meta,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the output: %w", err)
+	}
+	defer ds.Abort()
+
+	run := &analyzeRun{m: m, ds: ds}
+	for range f.workers {
+		a, err := stats.NewAnalyzer(so)
+		if err != nil {
+			return usageErrorf("analyze", "%v", err)
+		}
+		run.analyzer = append(run.analyzer, a)
+		run.rows = append(run.rows, &stats.Rows{})
+		run.outcomes = append(run.outcomes, map[string]int64{})
+	}
+	start := time.Now()
+	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
+	if runErr == nil {
+		for w := range run.rows {
+			if err := run.flush(w); err != nil {
+				runErr = err
+				break
+			}
+		}
+	}
+	if runErr != nil {
+		fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
+		var re *pipeline.ReadError
+		switch {
+		case ctx.Err() != nil:
+			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
+		case f.strict && errors.As(runErr, &re):
+			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict); nothing written: %w", runErr)}
+		}
+		return fmt.Errorf("analyze: %w", runErr)
+	}
+	if err := ds.Commit(ctx); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
+		}
+		return fmt.Errorf("writing the output: %w", err)
+	}
+	outcomes := map[string]int64{}
+	for _, o := range run.outcomes {
+		for k, v := range o {
+			outcomes[k] += v
+		}
+	}
+	res := analyzeResult{
+		Out:          ds.Root(),
+		Sample:       sample,
+		Files:        sum.Files,
+		Records:      sum.Records,
+		Captures:     sum.Captures,
+		Bytes:        sum.Bytes,
+		Seconds:      time.Since(start).Seconds(),
+		Errors:       sum.ErrorCount(),
+		Outcomes:     outcomes,
+		Tables:       map[string]int64{},
+		Shard:        shard.String(),
+		ErrorsBy:     map[string]int64{},
+		ParquetFiles: len(ds.Files()),
+	}
+	for c, n := range sum.Errors {
+		if n > 0 {
+			res.ErrorsBy[pipeline.Class(c).String()] = n
+		}
+	}
+	for _, t := range []interface {
+		Enabled() bool
+		Name() schema.TableName
+		Rows() int64
+	}{ds.Captures(), ds.Groups(), ds.Agents(), ds.Bots(), ds.Directives(), ds.Rules(), ds.Sitemaps(), ds.Diagnostics()} {
+		if t.Enabled() {
+			res.Tables[string(t.Name())] = t.Rows()
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
+		}
+	}
+	res.print(m.Stderr, sum.Line())
+	if sum.HadErrors() {
+		return silentExit(ExitInputErrors)
+	}
+	return nil
+}
+
+// consume analyses one capture on worker w.
+func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
+	rows := r.rows[w]
+	before := len(rows.Captures)
+	r.analyzer[w].Analyze(c, rows)
+	for _, cr := range rows.Captures[before:] {
+		r.outcomes[w][cr.Outcome]++
+	}
+	if rows.Len() >= flushRows {
+		return r.flush(w)
+	}
+	return nil
+}
+
+// flush hands worker w's rows to the table writers.
+func (r *analyzeRun) flush(w int) error {
+	rows := r.rows[w]
+	ds := r.ds
+	for _, err := range []error{
+		ds.Captures().Write(rows.Captures),
+		ds.Groups().Write(rows.Groups),
+		ds.Agents().Write(rows.Agents),
+		ds.Bots().Write(rows.Bots),
+		ds.Directives().Write(rows.Directives),
+		ds.Rules().Write(rows.Rules),
+		ds.Sitemaps().Write(rows.Sitemaps),
+		ds.Diagnostics().Write(rows.Diagnostics),
+	} {
+		if err != nil {
+			return fmt.Errorf("writing rows: %w", err)
+		}
+	}
+	rows.Reset()
+	return nil
+}
+
+// analyzeResult is the run summary (--json prints it).
+type analyzeResult struct {
+	Out          string           `json:"out"`
+	Sample       bool             `json:"sample"`
+	Shard        string           `json:"shard,omitempty"`
+	Files        int              `json:"files"`
+	Records      int64            `json:"records"`
+	Captures     int64            `json:"captures"`
+	Bytes        int64            `json:"bytes"`
+	Seconds      float64          `json:"seconds"`
+	Errors       int64            `json:"errors"`
+	ErrorsBy     map[string]int64 `json:"errors_by_class"`
+	Outcomes     map[string]int64 `json:"outcomes"`
+	Tables       map[string]int64 `json:"rows"`
+	ParquetFiles int              `json:"parquet_files"`
+}
+
+// print writes where the output went and the three-line summary.
+func (r *analyzeResult) print(w io.Writer, line string) {
+	what := "inputs"
+	if r.Sample {
+		what = "the embedded sample"
+	}
+	fmt.Fprintf(w, "robotstat: read %s: %s\n", what, line)
+	var parts []string
+	for _, k := range []string{schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeRedirect} {
+		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[k], outcomeLabel[k]))
+	}
+	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
+	names := make([]string, 0, len(r.Tables))
+	for k := range r.Tables {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool { return tableOrder(names[i]) < tableOrder(names[j]) })
+	var rows []string
+	for _, k := range names {
+		rows = append(rows, k+" "+strconv.FormatInt(r.Tables[k], 10))
+	}
+	fmt.Fprintf(w, "robotstat: wrote %s (rows: %s); next: robotstat report %s\n", r.Out, strings.Join(rows, ", "), r.Out)
+}
+
+var outcomeLabel = map[string]string{
+	schema.OutcomeParsed:      "parsed",
+	schema.OutcomeUnavailable: "unavailable (4xx, allow all)",
+	schema.OutcomeUnreachable: "unreachable (5xx, disallow all)",
+	schema.OutcomeRedirect:    "redirects",
+}
+
+func tableOrder(name string) int {
+	for i, t := range schema.AllTables() {
+		if string(t) == name {
+			return i
+		}
+	}
+	return len(name)
+}
+
+// runID names this run's files: a hash of the inputs as given, the shard
+// and the options that shape the numbers, so that the same run into the same
+// --out replaces its files and a different one adds files beside them.
+func runID(inputs []string, sample bool, shard pipeline.Shard, meta map[string]string) string {
+	h := sha256.New()
+	if sample {
+		io.WriteString(h, "sample\x00"+strconv.Itoa(len(sampleWARC))+"\x00")
+	} else {
+		for _, in := range inputs {
+			io.WriteString(h, in+"\x00")
+		}
+	}
+	keys := make([]string, 0, len(meta))
+	for k := range meta {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		io.WriteString(h, k+"="+meta[k]+"\x00")
+	}
+	io.WriteString(h, shard.String())
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// parseFields reads --fields url=U,status=S,body=B,time=T.
+func parseFields(s string) (pipeline.Fields, error) {
+	var f pipeline.Fields
+	if s == "" {
+		return f, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			return f, fmt.Errorf("%q is not name=column", kv)
+		}
+		switch k {
+		case "url":
+			f.URL = v
+		case "status":
+			f.Status = v
+		case "body":
+			f.Body = v
+		case "time":
+			f.Time = v
+		default:
+			return f, fmt.Errorf("unknown field %q (want url, status, body or time)", k)
+		}
+	}
+	return f, nil
+}
+
+// loadWith opens name and hands it to read.
+func loadWith[T any](m *Main, name string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := m.openFile(name)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
+}
