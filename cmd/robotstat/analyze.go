@@ -67,6 +67,7 @@ Examples:
 
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
+	cpuprofile, memprofile                                                  string
 	botsReplace, quiet, strict, json, google429                             bool
 	workers, parseLimit                                                     int
 }
@@ -90,6 +91,8 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error and write nothing")
 	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
+	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
+	fs.StringVar(&f.memprofile, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
 	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -228,6 +231,12 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	defer ds.Abort()
 
+	prof, err := startProfile(f.cpuprofile, f.memprofile)
+	if err != nil {
+		return err
+	}
+	defer prof.stop()
+
 	run := &analyzeRun{m: m, ds: ds}
 	for range f.workers {
 		a, err := stats.NewAnalyzer(so)
@@ -260,10 +269,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return fmt.Errorf("analyze: %w", runErr)
 	}
 	if err := ds.Commit(ctx); err != nil {
+		prof.stop()
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
 		}
 		return fmt.Errorf("writing the output: %w", err)
+	}
+	if err := prof.stop(); err != nil {
+		return err
 	}
 	outcomes := map[string]int64{}
 	for _, o := range run.outcomes {

@@ -1,7 +1,7 @@
 // Command benchpipeline measures pipeline capture throughput against the
 // floor: plain decompression of the same files with klauspost/compress/gzip
 // into io.Discard on one core (nothing can read a .warc.gz faster than it
-// inflates).
+// inflates; package scripts/internal/floor, shared with scripts/bench).
 //
 //	go run ./scripts/benchpipeline -workers 1,2 -runs 5 FILE...
 //
@@ -24,16 +24,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/scripts/internal/floor"
 )
 
 type figure struct {
@@ -54,13 +52,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: benchpipeline [-workers 1,2] [-runs 5] FILE.warc.gz...")
 		os.Exit(2)
 	}
-	var size int64
-	for _, f := range files {
-		st, err := os.Stat(f)
-		if err != nil {
-			fail(err)
-		}
-		size += st.Size()
+	size, err := floor.Size(files)
+	if err != nil {
+		fail(err)
 	}
 	figs := []*figure{{name: "floor: gzip -> io.Discard, 1 core"}}
 	for _, ws := range strings.Split(*workers, ",") {
@@ -82,13 +76,16 @@ func main() {
 	}
 	for i := 0; i < *runs; i++ {
 		for _, fg := range figs {
-			c0, t0 := cpuTime(), time.Now()
+			var wall, cpu time.Duration
 			if fg.workers == 0 {
-				floor(files)
+				if wall, cpu, err = floor.Measure(files); err != nil {
+					fail(err)
+				}
 			} else {
+				c0, t0 := floor.CPUTime(), time.Now()
 				fg.captures = run(files, fg.workers, fg.copyBody)
+				wall, cpu = time.Since(t0), floor.CPUTime()-c0
 			}
-			wall, cpu := time.Since(t0), cpuTime()-c0
 			if i == 0 || wall < fg.wall {
 				fg.wall = wall
 			}
@@ -112,23 +109,6 @@ func main() {
 	}
 }
 
-func floor(files []string) {
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			fail(err)
-		}
-		zr, err := gzip.NewReader(fh)
-		if err != nil {
-			fail(err)
-		}
-		if _, err := io.Copy(io.Discard, zr); err != nil {
-			fail(err)
-		}
-		fh.Close()
-	}
-}
-
 func run(files []string, workers int, copyBody bool) int64 {
 	bufs := make([][]byte, workers)
 	consume := func(worker int, c *pipeline.Capture) error { return nil }
@@ -146,12 +126,6 @@ func run(files []string, workers int, copyBody bool) int64 {
 		fail(fmt.Errorf("data errors in the benchmark corpus: %s", sum.Line()))
 	}
 	return sum.Captures
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func fail(err error) {
