@@ -62,6 +62,14 @@ func newTableWriter[T Row](ds *Dataset, name TableName) *TableWriter[T] {
 			parquet.DictionaryMaxBytes(o.DictionaryBytes),
 			parquet.CreatedBy("robotstat", o.Version, ""),
 			parquet.PageBufferSize(pageBytes),
+			// Min/max per page go to the column index (and per row group
+			// to the chunk statistics), which is what DuckDB, Arrow and
+			// Spark prune with. The copy in each page header is the
+			// deprecated pre-column-index place for them, and parquet-go
+			// computes it with a second pass over the page's values: for
+			// the bots table's 32-byte capture_id and url repeated over
+			// 101 rows, that pass cost 8% of an analyze run's CPU.
+			parquet.DataPageStatistics(false),
 		},
 		parts: make(map[string]*part[T]),
 	}
