@@ -64,6 +64,7 @@ type committer interface {
 	lock()
 	unlock()
 	tableName() TableName
+	drain() error
 	sortedCrawls() []string
 	ensureFile(crawl string) error
 	finish() error
@@ -195,7 +196,8 @@ func (d *Dataset) fail(err error) error {
 	return err
 }
 
-// Commit finishes the dataset: every table that received no rows gets one
+// Commit finishes the dataset: the row groups LocalWriters still hold are
+// appended to their tables, every table that received no rows gets one
 // zero-row file (in the partition of the smallest crawl any table has, so
 // it adds no partition of its own), then every file gets its footer and is
 // fsynced and closed, renamed into place and its directory fsynced. Last,
@@ -203,7 +205,8 @@ func (d *Dataset) fail(err error) error {
 // (in any table's folder) and their leftover temporary files are removed,
 // so the root holds exactly one copy of this run's output.
 //
-// Commit must be called once, after every Write has returned. If ctx is
+// Commit must be called once, after every Write (of a TableWriter or a
+// LocalWriter) has returned. If ctx is
 // done before the renames, or a write failed earlier, or anything fails
 // before the renames, every temporary file is removed and no file of this
 // run is left in place; a failure during the renames also removes the files
@@ -243,6 +246,12 @@ func (d *Dataset) commit(ctx context.Context, failed error) ([]string, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, errors.Join(fmt.Errorf("schema: commit of %s: %w", d.root, err), d.removeTemps())
+	}
+
+	for _, t := range d.tables {
+		if err := t.drain(); err != nil {
+			return nil, errors.Join(err, d.removeTemps())
+		}
 	}
 
 	crawl, found := "", false

@@ -109,15 +109,36 @@ type analyzeRun struct {
 	ds       *schema.Dataset
 	analyzer []*stats.Analyzer
 	rows     []*stats.Rows
+	out      []*localTables
 	// counts per worker, summed at the end
 	outcomes []map[string]int64
 	mu       sync.Mutex
 }
 
-// flushRows is how many rows a worker buffers before handing them to the
-// writers: large enough to amortise the table locks, small enough that a
-// worker holds a few MB.
+// flushRows is how many rows a worker buffers before handing them to its
+// LocalWriters: large enough to amortise the calls, small enough that a
+// worker holds a few MB of rows.
 const flushRows = 8192
+
+// localTables are one worker's LocalWriters for the tables with many rows
+// per capture (bots 101, agents 8, groups 5 and rules on Common Crawl's
+// robots.txt captures): each encodes in the worker's goroutine and takes
+// its table's lock only to append a finished row group, so workers encode
+// them in parallel. The tables of a row or two per capture go through the
+// shared TableWriters: their row groups span so many captures that the
+// url and capture_id dictionaries overflow into plain pages, which
+// parquet-go cannot append verbatim and would re-encode under the lock,
+// encoding those rows twice (measured: captures and directives).
+type localTables struct {
+	groups *schema.LocalWriter[schema.GroupRow]
+	agents *schema.LocalWriter[schema.AgentRow]
+	bots   *schema.LocalWriter[schema.BotRow]
+	rules  *schema.LocalWriter[schema.RuleRow]
+}
+
+func newLocalTables(ds *schema.Dataset) *localTables {
+	return &localTables{groups: ds.Groups().Local(), agents: ds.Agents().Local(), bots: ds.Bots().Local(), rules: ds.Rules().Local()}
+}
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
 	if f.workers < 1 {
@@ -245,6 +266,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		}
 		run.analyzer = append(run.analyzer, a)
 		run.rows = append(run.rows, &stats.Rows{})
+		run.out = append(run.out, newLocalTables(ds))
 		run.outcomes = append(run.outcomes, map[string]int64{})
 	}
 	start := time.Now()
@@ -341,17 +363,17 @@ func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
 	return nil
 }
 
-// flush hands worker w's rows to the table writers.
+// flush hands worker w's rows to its table writers.
 func (r *analyzeRun) flush(w int) error {
 	rows := r.rows[w]
-	ds := r.ds
+	out, ds := r.out[w], r.ds
 	for _, err := range []error{
 		ds.Captures().Write(rows.Captures),
-		ds.Groups().Write(rows.Groups),
-		ds.Agents().Write(rows.Agents),
-		ds.Bots().Write(rows.Bots),
+		out.groups.Write(rows.Groups),
+		out.agents.Write(rows.Agents),
+		out.bots.Write(rows.Bots),
 		ds.Directives().Write(rows.Directives),
-		ds.Rules().Write(rows.Rules),
+		out.rules.Write(rows.Rules),
 		ds.Sitemaps().Write(rows.Sitemaps),
 		ds.Diagnostics().Write(rows.Diagnostics),
 	} {

@@ -1,0 +1,177 @@
+package schema
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// LocalWriter writes rows of one table for one goroutine: it encodes and
+// compresses them in the caller's goroutine without taking the table's
+// lock, into row groups of its own held in memory, and takes the lock only
+// to append a finished row group to the table's file, which parquet-go does
+// by copying the already compressed pages verbatim. Several workers with a
+// LocalWriter each therefore encode in parallel; with TableWriter.Write
+// their encoding of the same table is serialised, which on the bots table
+// (101 rows per capture) kept a second worker from adding any throughput.
+//
+// A row group is shipped when it reaches Options.RowGroupRows rows or
+// Options.RowGroupBytes buffered bytes, so the file's row groups have the
+// same bounds as with Write; each LocalWriter's last row group is shipped
+// by Dataset.Commit, or earlier by Flush. A LocalWriter holds up to one row
+// group per crawl it has seen (compressed pages plus the page being
+// filled and the dictionaries), so memory grows with the number of
+// LocalWriters, not with the input.
+//
+// A row group can be appended verbatim only if each column kept its
+// dictionary: when a high-cardinality column's dictionary passes
+// Options.DictionaryBytes and falls back to plain pages (url and
+// capture_id in a table of about one row per capture, whose row groups
+// span 100k captures), parquet-go re-encodes the row group under the lock,
+// and its rows cost their encoding twice. Use LocalWriters for the tables
+// with many rows per capture (bots, agents, groups, rules) and
+// TableWriter.Write for the others.
+//
+// A LocalWriter is not safe for concurrent use, and Commit must not run
+// while one of its Writes does (call Commit after the workers are done, as
+// with Write). A nil *LocalWriter (from a nil TableWriter) discards rows.
+type LocalWriter[T Row] struct {
+	t     *TableWriter[T]
+	parts map[string]*localPart[T] // by crawl
+}
+
+// localPart is a LocalWriter's row group of one crawl: a Parquet file in
+// memory that never holds more than one row group.
+type localPart[T Row] struct {
+	crawl string
+	buf   bytes.Buffer
+	w     *parquet.GenericWriter[T]
+	rows  int64 // rows in w
+}
+
+// Local returns a new LocalWriter of the table; nil for a nil TableWriter.
+func (t *TableWriter[T]) Local() *LocalWriter[T] {
+	if t == nil {
+		return nil
+	}
+	l := &LocalWriter[T]{t: t, parts: make(map[string]*localPart[T])}
+	t.mu.Lock()
+	t.locals = append(t.locals, l)
+	t.mu.Unlock()
+	return l
+}
+
+// Write encodes rows into the LocalWriter's row groups, routing each row to
+// its crawl as TableWriter.Write does. As with TableWriter.Write the caller
+// may reuse the rows and everything they point to once Write returns. The
+// rows count in the table's Rows at once, and reach the file when their
+// row group is shipped.
+//
+// An error is an environment failure or a crawl name that cannot be a
+// directory; it fails the dataset (see TableWriter.Write).
+func (l *LocalWriter[T]) Write(rows []T) error {
+	if l == nil {
+		return nil
+	}
+	t := l.t
+	if err := t.ds.usable(); err != nil {
+		return err
+	}
+	maxRows, maxBytes := t.ds.opts.RowGroupRows, t.ds.opts.RowGroupBytes
+	for len(rows) > 0 {
+		crawl := rows[0].crawl()
+		p := l.parts[crawl]
+		if p == nil {
+			if _, err := partitionDir(crawl); err != nil {
+				return t.ds.fail(fmt.Errorf("%w (table %s)", err, t.name))
+			}
+			p = &localPart[T]{crawl: crawl}
+			p.w = parquet.NewGenericWriter[T](&p.buf, t.base...)
+			l.parts[crawl] = p
+		}
+		// Never let the Parquet writer cut a row group itself: a batch that
+		// crosses the row limit is split so that every shipped row group
+		// but the last is full.
+		n := 1
+		for n < len(rows) && int64(n) < maxRows-p.rows && rows[n].crawl() == crawl {
+			n++
+		}
+		if _, err := p.w.Write(rows[:n]); err != nil {
+			return t.ds.fail(fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err))
+		}
+		p.rows += int64(n)
+		t.mu.Lock()
+		t.rows += int64(n)
+		t.mu.Unlock()
+		rows = rows[n:]
+		if p.rows >= maxRows || p.w.Size() > maxBytes {
+			t.mu.Lock()
+			err := l.ship(p)
+			t.mu.Unlock()
+			if err != nil {
+				return t.ds.fail(err)
+			}
+		}
+	}
+	return nil
+}
+
+// Flush ships every row group the LocalWriter holds, full or not, to the
+// table's files. Commit does the same; Flush only lets a long-lived worker
+// give back its memory early.
+func (l *LocalWriter[T]) Flush() error {
+	if l == nil {
+		return nil
+	}
+	if err := l.t.ds.usable(); err != nil {
+		return err
+	}
+	l.t.mu.Lock()
+	defer l.t.mu.Unlock()
+	if err := l.shipAll(); err != nil {
+		return l.t.ds.fail(err)
+	}
+	return nil
+}
+
+// shipAll ships every non-empty row group. The caller holds the table's lock.
+func (l *LocalWriter[T]) shipAll() error {
+	for _, p := range l.parts {
+		if p.rows > 0 {
+			if err := l.ship(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ship closes p's in-memory file and appends its row group to the table's
+// file of p's crawl, then starts p afresh. The caller holds the table's lock.
+func (l *LocalWriter[T]) ship(p *localPart[T]) error {
+	t := l.t
+	if err := p.w.Close(); err != nil {
+		return fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err)
+	}
+	dst, err := t.part(p.crawl)
+	if err != nil {
+		return err
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(p.buf.Bytes()), int64(p.buf.Len()),
+		parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("schema: reading back a row group of table %s: %w", t.name, err)
+	}
+	for _, rg := range f.RowGroups() {
+		n, err := dst.w.WriteRowGroup(rg)
+		if err != nil {
+			return fmt.Errorf("schema: appending a row group to %s: %w", dst.file.final, err)
+		}
+		dst.rows += n
+	}
+	p.buf.Reset()
+	p.w.Reset(&p.buf)
+	p.rows = 0
+	return nil
+}
