@@ -268,3 +268,20 @@ not json
 		}
 	})
 }
+
+// TestJobTrim: a job gives back record buffers larger than keepBlock, so
+// the buffers in flight do not grow towards RecordLimit per slot as a run
+// meets more large records, and keeps the small ones for reuse.
+func TestJobTrim(t *testing.T) {
+	j := &job{}
+	small, big := make([]byte, 100, 4<<10), make([]byte, 100, keepBlock+1)
+	j.slot().block = small
+	j.slot().block = big
+	j.trim()
+	if cap(j.recs[0].block) != cap(small) {
+		t.Errorf("small buffer dropped")
+	}
+	if j.recs[1].block != nil {
+		t.Errorf("buffer of %d bytes kept, want dropped above %d", cap(big), keepBlock)
+	}
+}
