@@ -385,7 +385,13 @@ func (b *reportBuilder) groupDimension() string {
 
 func (b *reportBuilder) topRows(tc *topCounter, n int, labels func(k topKey) []string) []Row {
 	var rows []Row
-	for _, k := range tc.top(n, len(b.s.groups)) {
+	// Rank strata overlap (top 1k is inside top 10k): rank keys by all
+	// sites, not by the sum over strata.
+	by := -1
+	if b.s.opts.By == ByRank {
+		by = groupAll
+	}
+	for _, k := range tc.top(n, len(b.s.groups), by) {
 		row := Row{Labels: labels(k)}
 		for _, g := range b.keep {
 			row.Cells = append(row.Cells, Cell{Count: k.counts[g], Of: b.s.groups[g].Parsed})
@@ -412,7 +418,7 @@ func orDash(s string) string {
 func (b *reportBuilder) agents() *Table {
 	t := &Table{ID: TableAgents, Title: "Top named agents: sites whose robots.txt names the product token", Of: "parsed robots.txt",
 		Base: b.base(parsed), Labels: []string{"token", "catalog bot", "category"}, Columns: b.groupLabels(),
-		Notes: append([]string{fmt.Sprintf("the %d tokens named most often over all columns; tokens are lower-cased (RFC 9309 §2.2.1)", b.s.opts.TopAgents)},
+		Notes: append([]string{fmt.Sprintf("the %d tokens named most often over all sites; tokens are lower-cased (RFC 9309 §2.2.1)", b.s.opts.TopAgents)},
 			slackNote(b.s.agents, "tokens")...)}
 	t.Rows = b.topRows(b.s.agents, b.s.opts.TopAgents, func(k topKey) []string {
 		return []string{k.key, orDash(k.extra[0]), orDash(k.extra[1])}
@@ -446,6 +452,9 @@ func (b *reportBuilder) templates() *Table {
 		Notes: []string{"recognised from the rules, not the bytes: a default a site extended still counts (stats/templates.json)"}}
 	totals := map[string]int64{}
 	for _, g := range b.keep {
+		if b.s.opts.By == ByRank && g != groupAll {
+			continue // strata overlap: order by all sites
+		}
 		for name, n := range b.s.groups[g].templates {
 			totals[name] += n
 		}

@@ -90,14 +90,19 @@ type topKey struct {
 	total  int64
 }
 
-// top returns the n keys with the highest totals over all groups (ties by
-// key), with their counts in each of groups groups.
-func (t *topCounter) top(n, groups int) []topKey {
+// top returns the n keys with the highest counts in group by, or over all
+// groups when by is negative (ties by key), with their counts in each of
+// groups groups.
+func (t *topCounter) top(n, groups, by int) []topKey {
 	out := make([]topKey, 0, len(t.counts))
 	for k, e := range t.counts {
 		c := make([]int64, groups)
 		copy(c, e.counts)
-		out = append(out, topKey{key: k, extra: e.extra, counts: c, total: e.total()})
+		total := e.total()
+		if by >= 0 {
+			total = c[by]
+		}
+		out = append(out, topKey{key: k, extra: e.extra, counts: c, total: total})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].total != out[j].total {

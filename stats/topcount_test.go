@@ -12,7 +12,7 @@ func TestTopCounterExactWithoutPruning(t *testing.T) {
 			tc.add(fmt.Sprintf("k%d", i), i%2, [2]string{"x", ""})
 		}
 	}
-	top := tc.top(3, 2)
+	top := tc.top(3, 2, -1)
 	want := []topKey{
 		{key: "k9", extra: [2]string{"x", ""}, counts: []int64{0, 10}, total: 10},
 		{key: "k8", extra: [2]string{"x", ""}, counts: []int64{9, 0}, total: 9},
@@ -23,6 +23,9 @@ func TestTopCounterExactWithoutPruning(t *testing.T) {
 	}
 	if tc.slack != 0 {
 		t.Errorf("slack %d without pruning", tc.slack)
+	}
+	if top := tc.top(1, 2, 0); top[0].key != "k8" {
+		t.Errorf("top by group 0: %v, want k8", top)
 	}
 }
 
@@ -47,11 +50,11 @@ func TestTopCounterPruning(t *testing.T) {
 	if tc.slack == 0 || len(tc.counts) > 64 {
 		t.Fatalf("no pruning happened (slack %d, %d keys)", tc.slack, len(tc.counts))
 	}
-	top := tc.top(2, 1)
+	top := tc.top(2, 1, -1)
 	if top[0].key != "heavy-a" || top[1].key != "heavy-b" {
 		t.Fatalf("top %v", top)
 	}
-	for _, k := range tc.top(64, 1) {
+	for _, k := range tc.top(64, 1, 0) {
 		if d := truth[k.key] - k.counts[0]; d < 0 || d > tc.slack {
 			t.Errorf("%s: counted %d, truly %d, slack %d", k.key, k.counts[0], truth[k.key], tc.slack)
 		}

@@ -250,7 +250,7 @@ footer { margin: 40px auto 30px; color: var(--muted); font-size: 13px; border-to
 <div class="grid">
 {{- range .Lines}}
 {{- if .Others}}
-<figure class="trend others" data-bots="{{join .Others " "}}">
+<figure class="trend others" data-bots="{{join .Others ","}}">
 <figcaption><span class="name" title="{{join .Others ", "}}">{{.Bot}} ({{len .Others}})</span> <span class="last">{{.Last}}</span></figcaption>
 {{- else}}
 <figure class="trend" data-bot="{{.Bot}}">

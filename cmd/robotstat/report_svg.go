@@ -379,7 +379,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 				}
 				px, py := x(k), y(v)
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, py))
-				vals = append(vals, fmt.Sprintf("%.4f", v))
+				vals = append(vals, fmt.Sprintf("%.6f", v))
 				ln.Dots = append(ln.Dots, dot{X: px, Y: py, Title: fmt.Sprintf("%s, %s, %s: %s of %s",
 					st.Token, labels[k], stats.DefinitionNames[d], formatShare(stats.Cell{Count: bc.Class(d, stats.ClassFull), Of: bc.Sites}), formatCount(bc.Sites))})
 			}
