@@ -28,6 +28,7 @@ type htmlPage struct {
 	BarNarrow    *barChart
 	BarNote      string
 	Per          string // what a trend runs over: crawl or stratum
+	LastIs       string // which column the figure beside a trend chart's name is
 	Lines        []*lineChart
 	LineNote     string
 	Defs         []legendItem
@@ -63,9 +64,9 @@ func newHTMLPage(d *reportData) *htmlPage {
 	}
 	var left []string
 	p.Lines, left = newLineCharts(r, order)
-	p.Per = "crawl"
+	p.Per, p.LastIs = "crawl", "in the last crawl"
 	if r.By == stats.ByRank {
-		p.Per = "rank stratum"
+		p.Per, p.LastIs = "rank stratum", "among all sites"
 	}
 	for _, s := range definitionStyles {
 		p.Defs = append(p.Defs, legendItem{Color: s.Color, Label: s.Label})
@@ -243,7 +244,7 @@ footer { margin: 40px auto 30px; color: var(--muted); font-size: 13px; border-to
 <section id="chart-trend">
 <h2>Full blocking per AI bot, under each definition</h2>
 {{- if .Lines}}
-<p class="lead">Share of parsed robots.txt that block the bot fully, per {{.Per}}, under the four definitions (stats/VERDICTS.md); all charts share one scale. The figure beside each name is the robotstat verdict in the last {{.Per}}.</p>
+<p class="lead">Share of parsed robots.txt that block the bot fully, per {{.Per}}, under the four definitions (stats/VERDICTS.md); all charts share one scale. The figure beside each name is the robotstat verdict {{.LastIs}}.</p>
 <ul class="legend">
 {{- range .Defs}}<li><svg viewBox="0 0 30 12" aria-hidden="true"><line x1="1" x2="29" y1="6" y2="6" stroke="{{.Color}}" stroke-width="2.5"/></svg>{{.Label}}</li>{{end}}
 </ul>

@@ -50,19 +50,19 @@ func textWidth(s string, px float64) float64 {
 	return w * px
 }
 
-// niceMax returns an axis maximum above v and its tick step: 4 to 6 ticks
-// of 1, 2, 2.5 or 5 times a power of ten, at most 1 (100%).
-func niceMax(v float64) (top, step float64) {
+// niceMax returns an axis maximum at or above v and its tick step: at most
+// steps steps of 1, 2, 2.5 or 5 times a power of ten, up to 1 (100%).
+func niceMax(v float64, steps int) (top, step float64) {
 	if v <= 0 {
-		return 0.1, 0.025
+		return 0.1, 0.05
 	}
-	for _, s := range []float64{0.001, 0.002, 0.0025, 0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25} {
+	for _, s := range []float64{0.001, 0.002, 0.0025, 0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5} {
 		top = s * math.Ceil(v/s-1e-9)
-		if top/s <= 5 {
+		if top/s <= float64(steps)+1e-9 {
 			return min(top, 1), s
 		}
 	}
-	return 1, 0.25
+	return 1, 0.5
 }
 
 // percentLabel writes an axis tick: "25%", "2.5%".
@@ -128,7 +128,7 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 			maxShare = max(maxShare, v)
 		}
 	}
-	top, step := niceMax(maxShare)
+	top, step := niceMax(maxShare, 5)
 	c.PlotX = math.Ceil(min(maxLabel, 230)) + 16
 	if narrow {
 		c.PlotX = 4
@@ -353,7 +353,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 	} else if unnamed >= 0 {
 		named = append(named, unnamed)
 	}
-	top, step := niceMax(maxV)
+	top, step := niceMax(maxV, 3)
 	var charts []*lineChart
 	for _, i := range named {
 		st := &r.Bots[i]
@@ -387,6 +387,9 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 			c.Lines = append(c.Lines, ln)
 		}
 		last := &st.Groups[gs[len(gs)-1]]
+		if r.By == stats.ByRank {
+			last = &st.Groups[len(r.Groups)-1] // all sites
+		}
 		c.Last = formatShare(stats.Cell{Count: last.Class(stats.DefVerdict, stats.ClassFull), Of: last.Sites})
 		charts = append(charts, c)
 	}
