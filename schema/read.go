@@ -465,6 +465,30 @@ func (c *columnReader) fill(base unsafe.Pointer, stride uintptr, n int) error {
 }
 
 func (c *columnReader) fillDict(base unsafe.Pointer, stride uintptr, from, m int) error {
+	var size int
+	switch c.kind {
+	case reflect.String:
+		size = len(c.dstr)
+	case reflect.Bool:
+		size = len(c.dbool)
+	case reflect.Float64:
+		size = len(c.dflt)
+	default:
+		size = len(c.dnum)
+	}
+	if c.kind == reflect.String && c.defs == nil && c.next+m <= len(c.idx) {
+		// The common case, for every row of every string column: no
+		// NULLs, so row r takes the value at next+r.
+		idx := c.idx[c.next : c.next+m]
+		for r, ix := range idx {
+			if uint(ix) >= uint(size) {
+				return fmt.Errorf("column %q: dictionary index %d out of range", c.name, ix)
+			}
+			*(*string)(unsafe.Add(base, uintptr(from+r)*stride+c.off)) = c.dstr[ix]
+		}
+		c.next += m
+		return nil
+	}
 	for r := range m {
 		p := unsafe.Add(base, uintptr(from+r)*stride+c.off)
 		if c.defs != nil && c.defs[c.pos+r] < c.maxDef {
@@ -476,18 +500,7 @@ func (c *columnReader) fillDict(base unsafe.Pointer, stride uintptr, from, m int
 		}
 		ix := int(c.idx[c.next])
 		c.next++
-		var size int
-		switch c.kind {
-		case reflect.String:
-			size = len(c.dstr)
-		case reflect.Bool:
-			size = len(c.dbool)
-		case reflect.Float64:
-			size = len(c.dflt)
-		default:
-			size = len(c.dnum)
-		}
-		if ix < 0 || ix >= size {
+		if uint(ix) >= uint(size) {
 			return fmt.Errorf("column %q: dictionary index %d out of range", c.name, ix)
 		}
 		switch c.kind {

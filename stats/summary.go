@@ -430,15 +430,32 @@ func (s *Summary) siteGroups(id string) []int {
 	return s.lastGroups
 }
 
-var matchedIndex = map[string]int{
-	schema.MatchedNamed: MatchedNamed, schema.MatchedStar: MatchedStar, schema.MatchedNone: MatchedNoGroup,
+// matchedIndex maps bots.matched to Matched*; a switch, not a map: it runs
+// for every bots row, and comparing a few short strings costs less than
+// hashing one.
+func matchedIndex(v string) (int, bool) {
+	switch v {
+	case schema.MatchedNamed:
+		return MatchedNamed, true
+	case schema.MatchedStar:
+		return MatchedStar, true
+	case schema.MatchedNone:
+		return MatchedNoGroup, true
+	}
+	return 0, false
 }
 
 // classIndex maps every definition's values to the three classes.
-var classIndex = map[string]int{
-	schema.VerdictFull: ClassFull, schema.VerdictPartial: ClassPartial, schema.VerdictNone: ClassNone,
-	schema.CICAll: ClassFull, schema.CICSome: ClassPartial,
-	schema.CCClassDisallowAll: ClassFull, schema.CCClassAllowPart: ClassPartial, schema.CCClassAllowAll: ClassNone,
+func classIndex(v string) (int, bool) {
+	switch v {
+	case schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll:
+		return ClassFull, true
+	case schema.VerdictPartial, schema.CICSome, schema.CCClassAllowPart:
+		return ClassPartial, true
+	case schema.VerdictNone, schema.CCClassAllowAll: // schema.CICNone is "none" too
+		return ClassNone, true
+	}
+	return 0, false
 }
 
 // AddBots counts bots rows of the current crawl's parsed sites.
@@ -456,8 +473,12 @@ func (s *Summary) AddBots(rows []schema.BotRow) {
 			s.botIndex[r.Bot] = bi
 			s.bots = append(s.bots, Bot{Token: r.Bot, Operator: r.Operator, Category: r.Category})
 		}
-		m, mok := matchedIndex[r.Matched]
-		vals := [NumDefinitions]string{r.Verdict, r.Somesite, r.CIC, r.CCClass}
+		m, mok := matchedIndex(r.Matched)
+		var cls [NumDefinitions]int
+		var known [NumDefinitions]bool
+		for d, v := range [NumDefinitions]string{r.Verdict, r.Somesite, r.CIC, r.CCClass} {
+			cls[d], known[d] = classIndex(v)
+		}
 		for _, g := range gs {
 			a := s.groups[g]
 			for len(a.bots) <= bi {
@@ -468,9 +489,9 @@ func (s *Summary) AddBots(rows []schema.BotRow) {
 			if !mok {
 				continue
 			}
-			for d, v := range vals {
-				if c, ok := classIndex[v]; ok {
-					bc.Counts[m][d][c]++
+			for d := range NumDefinitions {
+				if known[d] {
+					bc.Counts[m][d][cls[d]]++
 				}
 			}
 		}
