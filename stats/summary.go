@@ -73,6 +73,8 @@ type Summary struct {
 	ranks  map[uint64]int64 // ranked parsed sites of this crawl (ByRank)
 	peak   int64            // largest filter memory used
 
+	rankedSites int64
+
 	botIndex map[string]int
 	bots     []Bot
 
@@ -359,6 +361,9 @@ func (s *Summary) AddCaptures(rows []schema.CaptureRow) {
 			}
 		}
 		parsed := site == 0 && c.Outcome == schema.OutcomeParsed
+		if site == 0 && c.Rank > 0 {
+			s.rankedSites++
+		}
 		for _, g := range gs {
 			a := s.groups[g]
 			a.Captures++

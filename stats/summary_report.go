@@ -23,6 +23,9 @@ type Report struct {
 	Bots []BotStat
 	// FilterBytes is the most memory the site filters held at once.
 	FilterBytes int64
+	// RankedSites is the number of sites with a rank (captures.rank), over
+	// every crawl.
+	RankedSites int64
 }
 
 // BotStat is one bot's verdicts, per group.
@@ -96,7 +99,7 @@ const (
 // Report builds the tables from what has been fed so far.
 func (s *Summary) Report() *Report {
 	keep := s.keptGroups()
-	r := &Report{By: s.opts.By, Crawls: append([]string(nil), s.crawls...), FilterBytes: s.peak}
+	r := &Report{By: s.opts.By, Crawls: append([]string(nil), s.crawls...), FilterBytes: s.peak, RankedSites: s.rankedSites}
 	for _, g := range keep {
 		r.Groups = append(r.Groups, s.groups[g].Group)
 	}

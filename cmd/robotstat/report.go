@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -74,11 +75,12 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 
 // reportData is everything the renderers need.
 type reportData struct {
-	Dir     string
-	Version string // robotstat version that wrote the data
-	Catalog string // bot catalog version
-	Report  *stats.Report
-	Missing []schema.TableName // default tables the data lacks
+	Dir      string
+	Version  string // robotstat version that wrote the data
+	Catalog  string // bot catalog version
+	Report   *stats.Report
+	Missing  []schema.TableName // tables the report reads that the data lacks
+	Warnings []string           // about rows the report could not count
 }
 
 func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
@@ -99,7 +101,10 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	for _, t := range data.Missing {
 		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; its tables in the report are empty\n", dir, t)
 	}
-	if f.by == stats.ByRank && !hasRanks(data.Report) {
+	for _, w := range data.Warnings {
+		fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", dir, w)
+	}
+	if f.by == stats.ByRank && data.Report.RankedSites == 0 {
 		return usageErrorf("report", "no site in %s has a rank; run robotstat analyze with --sites FILE (a Tranco rank,domain list) to fill captures.rank", dir)
 	}
 	if err := writeText(m.Stdout, data); err != nil {
@@ -119,15 +124,8 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	return nil
 }
 
-// hasRanks reports whether any site is in a rank stratum.
-func hasRanks(r *stats.Report) bool {
-	for _, g := range r.Groups {
-		if g.Label != "unranked" && g.Label != "all" && g.Sites > 0 {
-			return true
-		}
-	}
-	return false
-}
+// reportTables are the tables the report reads, captures first.
+var reportTables = []schema.TableName{schema.Captures, schema.Bots, schema.Agents, schema.Directives}
 
 // readReport feeds every table's files to a Summary, crawl by crawl, and
 // returns the report and the number of rows read.
@@ -138,7 +136,7 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 	}
 	data := &reportData{Dir: dir}
 	files := map[schema.TableName][]schema.File{}
-	for _, t := range []schema.TableName{schema.Captures, schema.Bots, schema.Agents, schema.Directives} {
+	for _, t := range reportTables {
 		fs, err := schema.TableFiles(dir, t)
 		switch {
 		case errors.Is(err, schema.ErrNoTable) && t == schema.Captures:
@@ -156,14 +154,17 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 	}
 
 	// Crawls in TableFiles' order (by name, unknown last), each with its
-	// files per table.
+	// files per table. Rows of a crawl the captures table lacks cannot
+	// belong to a site.
 	var crawls []string
 	byCrawl := map[string]map[schema.TableName][]schema.File{}
-	for _, t := range []schema.TableName{schema.Captures, schema.Bots, schema.Agents, schema.Directives} {
+	orphans := map[string]bool{}
+	for _, t := range reportTables {
 		for _, f := range files[t] {
 			if byCrawl[f.Crawl] == nil {
 				if t != schema.Captures {
-					continue // rows of a crawl without captures cannot be sites
+					orphans[fmt.Sprintf("%s has crawl %q", t, f.Crawl)] = true
+					continue
 				}
 				byCrawl[f.Crawl] = map[schema.TableName][]schema.File{}
 				crawls = append(crawls, f.Crawl)
@@ -171,6 +172,10 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 			byCrawl[f.Crawl][t] = append(byCrawl[f.Crawl][t], f)
 		}
 	}
+	for o := range orphans {
+		data.Warnings = append(data.Warnings, o+" but captures has not: its rows are not counted")
+	}
+	sort.Strings(data.Warnings)
 
 	var rows int64
 	for _, crawl := range crawls {
@@ -188,25 +193,17 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 			}
 		}
 		sum.BeginCrawl(crawl, n)
-		k, err := readTable(ctx, tf[schema.Captures], sum.AddCaptures)
-		rows += k
-		if err != nil {
-			return nil, 0, err
-		}
-		k, err = readTable(ctx, tf[schema.Bots], sum.AddBots)
-		rows += k
-		if err != nil {
-			return nil, 0, err
-		}
-		k, err = readTable(ctx, tf[schema.Agents], sum.AddAgents)
-		rows += k
-		if err != nil {
-			return nil, 0, err
-		}
-		k, err = readTable(ctx, tf[schema.Directives], sum.AddDirectives)
-		rows += k
-		if err != nil {
-			return nil, 0, err
+		for _, read := range []func() (int64, error){
+			func() (int64, error) { return readTable(ctx, tf[schema.Captures], sum.AddCaptures) },
+			func() (int64, error) { return readTable(ctx, tf[schema.Bots], sum.AddBots) },
+			func() (int64, error) { return readTable(ctx, tf[schema.Agents], sum.AddAgents) },
+			func() (int64, error) { return readTable(ctx, tf[schema.Directives], sum.AddDirectives) },
+		} {
+			k, err := read()
+			rows += k
+			if err != nil {
+				return nil, 0, err
+			}
 		}
 		sum.EndCrawl()
 	}

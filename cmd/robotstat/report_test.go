@@ -376,3 +376,39 @@ func parseTextTables(out string) map[string]*textTable {
 	}
 	return tables
 }
+
+// Tables the report reads may be missing (analyze --tables) and other tables
+// may hold crawls the captures table lacks: the report says so on stderr
+// and counts what it can.
+func TestReportPartialData(t *testing.T) {
+	dir := writeSites(t, []reportSite{
+		{"c1", "https://a.example/robots.txt", 200, "User-agent: GPTBot\nDisallow: /\n", 0},
+	})
+	if err := os.RemoveAll(filepath.Join(dir, "agents")); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := filepath.Glob(filepath.Join(dir, "bots", "crawl=c1", "*.parquet"))
+	orphan := filepath.Join(dir, "bots", "crawl=c2")
+	if err := os.MkdirAll(orphan, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(src[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(orphan, "part-x.parquet"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "", "report", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"has no agents table", `bots has crawl "c2" but captures has not`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "GPTBot OpenAI ai-training 1 100.0% 1 100.0%") {
+		t.Errorf("the orphan crawl's bots rows were counted:\n%s", sec)
+	}
+}
