@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -108,7 +107,6 @@ type analyzeRun struct {
 	rows     []*stats.Rows
 	// counts per worker, summed at the end
 	outcomes []map[string]int64
-	mu       sync.Mutex
 }
 
 // flushRows is how many rows a worker buffers before handing them to the
