@@ -44,8 +44,3 @@ func formatShare(c stats.Cell) string {
 	}
 	return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
 }
-
-// formatBytes writes a size in MiB with one decimal.
-func formatBytes(n int64) string {
-	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
-}

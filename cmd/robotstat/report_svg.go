@@ -13,17 +13,10 @@ import (
 // html/template. Coordinates are in SVG user units; each chart has a
 // viewBox and scales to its container.
 
-// Colours: blues for the two ways a bot is blocked, and for the four
-// definitions and the outcomes hues that stay apart for the common kinds of
-// colour blindness (Okabe and Ito's palette), with dash patterns as a
-// second cue.
-const (
-	colorNamed = "#1d4e89"
-	colorStar  = "#7fb2e5"
-	colorGrid  = "#e3e7ec"
-	colorAxis  = "#8c959f"
-)
-
+// Colours: two blues for the two ways a bot is blocked (#1d4e89 by name,
+// #7fb2e5 by *, in the template), and for the four definitions and the
+// outcomes hues that stay apart for the common kinds of colour blindness
+// (Okabe and Ito's palette), with dash patterns as a second cue.
 var definitionStyles = [stats.NumDefinitions]struct{ Color, Dash, Label string }{
 	{"#0072b2", "", "verdict (robotstat)"},
 	{"#e69f00", "6 3", "somesite (Liu et al.)"},
