@@ -84,6 +84,7 @@ type Summary struct {
 	// groups (nil when it is not a parsed site): rows of a capture come
 	// together, so most rows cost a string comparison.
 	lastID     string
+	lastSite   bool
 	lastGroups []int
 	scratch    []int
 }
@@ -303,7 +304,7 @@ func (s *Summary) BeginCrawl(crawl string, captures int64) {
 	s.chosen.reset(captures)
 	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes())
 	clear(s.ranks)
-	s.crawlOpen, s.othersBegun, s.lastID, s.lastGroups = true, false, "", nil
+	s.crawlOpen, s.othersBegun, s.lastID, s.lastSite = true, false, "", false
 }
 
 // EndCrawl ends the current crawl's rows.
@@ -422,13 +423,16 @@ func (s *Summary) AddCaptures(rows []schema.CaptureRow) {
 // The slice is valid until the next call.
 func (s *Summary) siteGroups(id string) []int {
 	if id == s.lastID && s.othersBegun {
+		if !s.lastSite {
+			return nil
+		}
 		return s.lastGroups
 	}
 	s.othersBegun = true
 	s.lastID = id
 	h1, h2 := hashCaptureID(id)
-	if !s.chosen.has(h1, h2) {
-		s.lastGroups = nil
+	s.lastSite = s.chosen.has(h1, h2)
+	if !s.lastSite {
 		return nil
 	}
 	s.lastGroups = s.groupsOf(s.ranks[h1], s.lastGroups[:0])

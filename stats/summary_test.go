@@ -23,7 +23,7 @@ type site struct {
 
 // analyzeSites runs the Analyzer over the sites of one crawl and returns its
 // rows, with ranks set as --sites would.
-func analyzeSites(t *testing.T, crawl string, sites []site) *Rows {
+func analyzeSites(t testing.TB, crawl string, sites []site) *Rows {
 	t.Helper()
 	a, err := NewAnalyzer(DefaultOptions())
 	if err != nil {
@@ -386,4 +386,20 @@ func TestSummaryColumnsExist(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkSummaryBots measures the bots rows AddBots counts per second, the
+// table that dominates a report (one row per capture and catalog bot).
+func BenchmarkSummaryBots(b *testing.B) {
+	rows := analyzeSites(b, "c", threeSites())
+	s, _ := NewSummary(SummaryOptions{})
+	s.BeginCrawl("c", int64(len(rows.Captures)))
+	s.AddCaptures(rows.Captures)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		s.AddBots(rows.Bots)
+		n += len(rows.Bots)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
 }
