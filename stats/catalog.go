@@ -7,11 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/robotstat/robotstat/schema"
 	"io"
 	"strings"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
 // categories are the valid values of a catalog entry's category (the bots

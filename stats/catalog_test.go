@@ -3,11 +3,11 @@ package stats
 import (
 	"bytes"
 	"errors"
-	"github.com/robotstat/robotstat/schema"
 	"strings"
 	"testing"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
 func TestDefaultCatalog(t *testing.T) {
