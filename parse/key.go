@@ -23,32 +23,6 @@ var keyClass = func() (t [256]bool) {
 	return t
 }()
 
-// spellings maps a normalised key (lower case, white space and "_" folded to
-// "-") to its Key and whether it is a misspelling. Looked up with
-// spellings[string(b)], which does not allocate.
-var spellings = map[string]struct {
-	key  Key
-	typo bool
-}{
-	"user-agent": {KeyUserAgent, false},
-	"allow":      {KeyAllow, false},
-	"disallow":   {KeyDisallow, false},
-	"sitemap":    {KeySitemap, false},
-
-	// Google_typo_useragent: "useragent" and "user agent" (which folds to
-	// "user-agent" already, so only the flag differs; see normaliseKey).
-	"useragent": {KeyUserAgent, true},
-	// Google_typo_dissallow and friends: the misspellings of "disallow"
-	// Google's reference parser accepts.
-	"dissallow": {KeyDisallow, true},
-	"dissalow":  {KeyDisallow, true},
-	"disalow":   {KeyDisallow, true},
-	"diasllow":  {KeyDisallow, true},
-	"disallaw":  {KeyDisallow, true},
-	// Google_typo_site_map.
-	"site-map": {KeySitemap, true},
-}
-
 // normaliseKey appends the normalised form of raw to dst: ASCII lower case,
 // each run of spaces, tabs and "_" folded to one "-". It reports whether the
 // raw key used a separator other than "-" (so "user agent" and "user_agent"
@@ -95,14 +69,30 @@ func validKey(raw []byte) bool {
 	return true
 }
 
-// classifyKey returns the Key for a normalised key name and whether the
-// spelling is an accepted typo.
+// classifyKey returns the Key for a normalised key name (lower case, white
+// space and "_" folded to "-") and whether the spelling is an accepted
+// typo. A switch on string(name) compiles to comparisons without allocating
+// or hashing.
 func classifyKey(name []byte, folded bool) (Key, bool) {
-	s, ok := spellings[string(name)]
-	if !ok {
-		return KeyOther, false
+	switch string(name) {
+	case "user-agent":
+		// "user agent" and "user_agent" fold to this and are typos
+		// (Google_typo_useragent).
+		return KeyUserAgent, folded
+	case "allow":
+		return KeyAllow, folded
+	case "disallow":
+		return KeyDisallow, folded
+	case "sitemap":
+		return KeySitemap, folded
+	case "useragent": // Google_typo_useragent
+		return KeyUserAgent, true
+	case "dissallow", "dissalow", "disalow", "diasllow", "disallaw": // Google_typo_dissallow and friends
+		return KeyDisallow, true
+	case "site-map": // Google_typo_site_map
+		return KeySitemap, true
 	}
-	return s.key, s.typo || folded
+	return KeyOther, false
 }
 
 // KeyKind classifies a normalised key name for statistics: the standard

@@ -406,9 +406,13 @@ func (b *builder) rule(e *Entry, d Directive) {
 	g := &b.groups[len(b.groups)-1]
 	ru := Rule{Directive: d, Line: e.Line, Group: g.Index, Empty: len(e.Value) == 0}
 	ru.raw = b.store(e.Value)
-	off := len(b.arena)
-	b.arena = normalise(b.arena, e.Value, true)
-	ru.pat = span{int32(off), int32(len(b.arena) - off)}
+	if needsNormalising(e.Value, true) {
+		off := len(b.arena)
+		b.arena = normalise(b.arena, e.Value, true)
+		ru.pat = span{int32(off), int32(len(b.arena) - off)}
+	} else {
+		ru.pat = ru.raw // already canonical: share the bytes
+	}
 	b.rules = append(b.rules, ru)
 	g.rules.n++
 }

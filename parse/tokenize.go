@@ -60,49 +60,91 @@ func (p *Parser) Parse(body []byte, h Handler) {
 
 	num := 0
 	for start < len(data) {
-		// Find the end of the line: "\n", "\r\n" or a lone "\r" (RFC 9309
-		// §2.2 EOL = %x0D / %x0A / %x0D.0A).
+		// One pass finds the end of the line ("\n", "\r\n" or a lone "\r":
+		// RFC 9309 §2.2 EOL = %x0D / %x0A / %x0D.0A), the first "#" and ":",
+		// and whether the line has control or non-ASCII bytes.
 		rest := data[start:]
-		end := bytes.IndexAny(rest, "\r\n")
+		end, hash, colon := len(rest), -1, -1
+		var seen uint8
+		for i, c := range rest {
+			k := lineClass[c]
+			if k == 0 {
+				continue
+			}
+			if k&classEOL != 0 {
+				end = i
+				break
+			}
+			seen |= k
+			if k&classHash != 0 && hash < 0 {
+				hash = i
+			} else if k&classColon != 0 && colon < 0 {
+				colon = i
+			}
+		}
 		term := 0
-		if end < 0 {
-			end = len(rest)
-		} else if rest[end] == '\n' {
-			term = 1
-			p.sum.LF++
-		} else if end+1 < len(rest) && rest[end+1] == '\n' {
-			term = 2
-			p.sum.CRLF++
-		} else if end+1 == len(rest) && p.info.OverLimit && len(body) > limit && body[limit] == '\n' {
-			// "\r" right at the limit followed by "\n" beyond it.
-			term = 1
-			p.sum.CRLF++
-		} else {
-			term = 1
-			p.sum.CR++
+		if end < len(rest) {
+			switch {
+			case rest[end] == '\n':
+				term = 1
+				p.sum.LF++
+			case end+1 < len(rest) && rest[end+1] == '\n':
+				term = 2
+				p.sum.CRLF++
+			case end+1 == len(rest) && p.info.OverLimit && body[limit] == '\n':
+				// "\r" right at the limit followed by "\n" beyond it.
+				term = 1
+				p.sum.CRLF++
+			default:
+				term = 1
+				p.sum.CR++
+			}
 		}
 		num++
 		line := rest[:end]
-		last := start+end+term >= len(data)
-		if last && cutLine && term == 0 {
+		if term == 0 && cutLine && start+end >= len(data) {
 			p.line = LineInfo{Num: num, Offset: start, Len: end, Flags: LineTruncated}
 			p.sum.Lines++
 			h.Line(&p.line)
 			break
 		}
-		p.parseLine(line, num, start, longLine, h)
+		var flags LineFlags
+		if seen&classControl != 0 {
+			flags |= LineControl
+		}
+		if seen&classHigh != 0 && !utf8.Valid(line) {
+			flags |= LineInvalidUTF8
+		}
+		if colon > hash && hash >= 0 {
+			colon = -1 // the colon is inside the comment
+		}
+		p.parseLine(line, num, start, longLine, flags, hash, colon, h)
 		start += end + term
 	}
 	h.End(&p.sum)
 }
 
-// controlClass marks bytes that make a line LineControl: C0 controls except
-// tab, and DEL.
-var controlClass = func() (t [256]bool) {
+// lineClass marks the bytes the line scan cares about.
+const (
+	classEOL     = 1 << iota // "\r", "\n"
+	classControl             // C0 controls but tab, and DEL: LineControl
+	classHigh                // 0x80-0xFF: check UTF-8
+	classHash                // "#": a comment starts
+	classColon               // ":": key/value separator
+)
+
+var lineClass = func() (t [256]uint8) {
 	for c := 0; c < 0x20; c++ {
-		t[c] = c != '\t'
+		if c != '\t' {
+			t[c] = classControl
+		}
 	}
-	t[0x7F] = true
+	t[0x7F] = classControl
+	for c := 0x80; c < 0x100; c++ {
+		t[c] = classHigh
+	}
+	t['\r'], t['\n'] = classEOL, classEOL
+	t['#'], t[':'] = classHash, classColon
 	return t
 }()
 
@@ -118,26 +160,17 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-func (p *Parser) parseLine(line []byte, num, offset, longLine int, h Handler) {
-	var flags LineFlags
+// parseLine handles one line. hash and colon are the positions of the first
+// "#" and of the first ":" before it (-1 when absent); flags holds
+// LineControl and LineInvalidUTF8 from the scan.
+func (p *Parser) parseLine(line []byte, num, offset, longLine int, flags LineFlags, hash, colon int, h Handler) {
 	if len(line) > longLine {
 		flags |= LineTooLong
 	}
-	high := false
-	for _, c := range line {
-		if c >= 0x80 {
-			high = true
-		} else if controlClass[c] {
-			flags |= LineControl
-		}
-	}
-	if high && !utf8.Valid(line) {
-		flags |= LineInvalidUTF8
-	}
 	content := line
-	if i := bytes.IndexByte(line, '#'); i >= 0 {
+	if hash >= 0 {
 		flags |= LineComment
-		content = line[:i]
+		content = line[:hash]
 	}
 	content = trimSpace(content)
 	if len(content) == 0 {
@@ -149,7 +182,10 @@ func (p *Parser) parseLine(line []byte, num, offset, longLine int, h Handler) {
 	}
 
 	var rawKey, value []byte
-	if i := bytes.IndexByte(content, ':'); i >= 0 {
+	if colon >= 0 {
+		// content is line with leading white space cut: shift the colon's
+		// position by what was cut.
+		i := colon - (cap(line) - cap(content))
 		rawKey = trimSpace(content[:i])
 		value = trimSpace(content[i+1:])
 	} else {

@@ -258,8 +258,9 @@ func (s *stream) skipTo(magic []byte) error {
 		return nil
 	}
 	for {
-		buf, err := s.br.Peek(s.br.Buffered())
+		buf, _ := s.br.Peek(s.br.Buffered())
 		if len(buf) < len(magic) {
+			var err error
 			buf, err = s.br.Peek(len(magic))
 			if len(buf) < len(magic) {
 				s.br.Discard(len(buf))

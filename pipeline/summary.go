@@ -46,14 +46,13 @@ func (s *Summary) HadErrors() bool { return s.ErrorCount() > 0 }
 //	3 files, 120000 captures (240001 records), 2 errors (container 1, record 1), 4.2 s, 95.3 MB/s
 func (s *Summary) Line() string {
 	b := make([]byte, 0, 160)
-	b = strconv.AppendInt(b, int64(s.Files), 10)
-	b = append(b, " files, "...)
-	b = strconv.AppendInt(b, s.Captures, 10)
-	b = append(b, " captures ("...)
-	b = strconv.AppendInt(b, s.Records, 10)
-	b = append(b, " records), "...)
-	b = strconv.AppendInt(b, s.ErrorCount(), 10)
-	b = append(b, " errors"...)
+	b = count(b, int64(s.Files), " file")
+	b = append(b, ", "...)
+	b = count(b, s.Captures, " capture")
+	b = append(b, " ("...)
+	b = count(b, s.Records, " record")
+	b = append(b, "), "...)
+	b = count(b, s.ErrorCount(), " error")
 	if s.HadErrors() {
 		b = append(b, " ("...)
 		first := true
@@ -82,6 +81,16 @@ func (s *Summary) Line() string {
 	b = strconv.AppendFloat(b, mbs, 'f', 1, 64)
 	b = append(b, " MB/s"...)
 	return string(b)
+}
+
+// count appends n and the noun, plural unless n is 1.
+func count(b []byte, n int64, noun string) []byte {
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, noun...)
+	if n != 1 {
+		b = append(b, 's')
+	}
+	return b
 }
 
 type atomicInt64 = atomic.Int64

@@ -85,12 +85,12 @@ const (
 
 // Values of bots.category and agents.category.
 const (
-	CategoryAITraining    = "ai-training"
-	CategoryAISearch      = "ai-search"
-	CategoryAIUserFetch   = "ai-user-fetch"
-	CategoryAIOptoutToken = "ai-optout-token"
-	CategoryAIData        = "ai-data"
-	CategorySearch        = "search"
-	CategorySEO           = "seo"
+	CategoryAITraining    = "ai-training"     // crawls to train models
+	CategoryAISearch      = "ai-search"       // crawls to build an AI search index
+	CategoryAIUserFetch   = "ai-user-fetch"   // fetches a page because a user asked an assistant
+	CategoryAIOptoutToken = "ai-optout-token" // a token that crawls nothing and only carries an opt-out
+	CategoryAIData        = "ai-data"         // collects data that is sold or published for AI use
+	CategorySearch        = "search"          // a classic search engine crawler (baseline)
+	CategorySEO           = "seo"             // an SEO or backlink crawler (baseline)
 	CategoryOther         = "other"
 )

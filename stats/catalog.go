@@ -11,24 +11,15 @@ import (
 	"strings"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
-// Bot categories (the bots and agents tables' category column).
-const (
-	CategoryAITraining    = "ai-training"     // crawls to train models
-	CategoryAISearch      = "ai-search"       // crawls to build an AI search index
-	CategoryAIUserFetch   = "ai-user-fetch"   // fetches a page because a user asked an assistant
-	CategoryAIOptoutToken = "ai-optout-token" // a token that crawls nothing and only carries an opt-out
-	CategoryAIData        = "ai-data"         // collects data that is sold or published for AI use
-	CategorySearch        = "search"          // a classic search engine crawler (baseline)
-	CategorySEO           = "seo"             // an SEO or backlink crawler (baseline)
-	CategoryOther         = "other"
-)
-
+// categories are the valid values of a catalog entry's category (the bots
+// and agents tables' category column, defined in schema).
 var categories = map[string]bool{
-	CategoryAITraining: true, CategoryAISearch: true, CategoryAIUserFetch: true,
-	CategoryAIOptoutToken: true, CategoryAIData: true, CategorySearch: true,
-	CategorySEO: true, CategoryOther: true,
+	schema.CategoryAITraining: true, schema.CategoryAISearch: true, schema.CategoryAIUserFetch: true,
+	schema.CategoryAIOptoutToken: true, schema.CategoryAIData: true, schema.CategorySearch: true,
+	schema.CategorySEO: true, schema.CategoryOther: true,
 }
 
 // Bot is one catalog entry.

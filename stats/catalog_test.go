@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
 func TestDefaultCatalog(t *testing.T) {
@@ -36,7 +37,7 @@ func TestDefaultCatalog(t *testing.T) {
 			t.Errorf("%s not matched by its own group", b.Token)
 		}
 	}
-	for _, cat := range []string{CategoryAITraining, CategoryAISearch, CategoryAIUserFetch, CategoryAIOptoutToken, CategoryAIData, CategorySearch, CategorySEO, CategoryOther} {
+	for _, cat := range []string{schema.CategoryAITraining, schema.CategoryAISearch, schema.CategoryAIUserFetch, schema.CategoryAIOptoutToken, schema.CategoryAIData, schema.CategorySearch, schema.CategorySEO, schema.CategoryOther} {
 		if cats[cat] == 0 {
 			t.Errorf("no bot in category %s", cat)
 		}

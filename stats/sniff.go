@@ -1,6 +1,9 @@
 package stats
 
-import "github.com/robotstat/robotstat/parse"
+import (
+	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
+)
 
 // Body sniffing: is a body served as robots.txt really an HTML page or
 // binary data? Both happen often (a CMS answering every path with its home
@@ -66,31 +69,22 @@ func LooksBinary(body []byte) bool {
 	return ctl*10 > len(b)
 }
 
-// Line-ending styles (captures.line_endings).
-const (
-	LineEndingsLF    = "lf"
-	LineEndingsCRLF  = "crlf"
-	LineEndingsCR    = "cr"
-	LineEndingsMixed = "mixed"
-	LineEndingsNone  = "none"
-)
-
 // LineEndings classifies the terminators the parser counted: one kind only
 // gives lf, crlf or cr; several kinds give mixed; none at all (an empty body
 // or a single unterminated line) gives none.
 func LineEndings(s *parse.Summary) string {
-	kinds, style := 0, LineEndingsNone
+	kinds, style := 0, schema.LineEndingsNone
 	if s.LF > 0 {
-		kinds, style = kinds+1, LineEndingsLF
+		kinds, style = kinds+1, schema.LineEndingsLF
 	}
 	if s.CRLF > 0 {
-		kinds, style = kinds+1, LineEndingsCRLF
+		kinds, style = kinds+1, schema.LineEndingsCRLF
 	}
 	if s.CR > 0 {
-		kinds, style = kinds+1, LineEndingsCR
+		kinds, style = kinds+1, schema.LineEndingsCR
 	}
 	if kinds > 1 {
-		return LineEndingsMixed
+		return schema.LineEndingsMixed
 	}
 	return style
 }

@@ -1,15 +1,6 @@
 package stats
 
-// Common Crawl's status classes (captures.status_class).
-const (
-	StatusSuccess      = "success"
-	StatusRedirect     = "redirect"
-	StatusNotFound     = "notfound"
-	StatusUnauthorized = "unauthorized"
-	StatusForbidden    = "forbidden"
-	StatusDeferVisits  = "defer_visits"
-	StatusOther        = "other"
-)
+import "github.com/robotstat/robotstat/schema"
 
 // StatusClass maps an HTTP status to Common Crawl's class, as
 // fetch_status_classify in commoncrawl/robotstxt-experiments
@@ -21,17 +12,17 @@ const (
 func StatusClass(status int) string {
 	switch {
 	case status == 200:
-		return StatusSuccess
+		return schema.StatusClassSuccess
 	case status == 403:
-		return StatusForbidden
+		return schema.StatusClassForbidden
 	case status >= 500 && status <= 599, status == 429:
-		return StatusDeferVisits
+		return schema.StatusClassDeferVisits
 	case status >= 300 && status < 400:
-		return StatusRedirect
+		return schema.StatusClassRedirect
 	case status == 404, status == 410, status == 400:
-		return StatusNotFound
+		return schema.StatusClassNotFound
 	case status == 401:
-		return StatusUnauthorized
+		return schema.StatusClassUnauthorized
 	}
-	return StatusOther
+	return schema.StatusClassOther
 }

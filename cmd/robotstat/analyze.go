@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -112,7 +111,6 @@ type analyzeRun struct {
 	out      []*localTables
 	// counts per worker, summed at the end
 	outcomes []map[string]int64
-	mu       sync.Mutex
 }
 
 // flushRows is how many rows a worker buffers before handing them to its

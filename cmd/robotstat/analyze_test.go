@@ -62,7 +62,7 @@ func TestAnalyzeSample(t *testing.T) {
 	if res.Outcomes["parsed"] != 47 || res.Outcomes["unavailable"] != 8 || res.Outcomes["unreachable"] != 1 || res.Outcomes["redirect"] != 1 {
 		t.Errorf("outcomes = %v", res.Outcomes)
 	}
-	for _, s := range []string{"read the embedded sample: 1 files, 57 captures", "57 captures: 47 parsed", "wrote " + out, "next: robotstat report"} {
+	for _, s := range []string{"read the embedded sample: 1 file, 57 captures", "57 captures: 47 parsed", "wrote " + out, "next: robotstat report"} {
 		if !strings.Contains(stderr, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/robotstat/robotstat/schema"
@@ -21,6 +23,9 @@ var (
 	fixture     = schematest.Generate(fixtureCaptures)
 	// escapeRoot holds captures whose crawl names need escaping.
 	escapeRoot string
+	// sampleRoot is what the README's first command writes: robotstat
+	// analyze on the embedded sample, run as a real process.
+	sampleRoot string
 )
 
 // escapeCrawls are crawl names that cannot be used as directory names as
@@ -68,6 +73,14 @@ func run(m *testing.M) (int, error) {
 	}
 	if err := writeDataset(schema.Options{Dir: escapeRoot, RunID: "escape", Tables: []schema.TableName{schema.Captures}}, rows); err != nil {
 		return 0, err
+	}
+	sampleRoot = tmp + "/sample"
+	// Built in the main module (whose go.sum covers the command), exactly as
+	// the README runs it.
+	cmd := exec.Command("go", "run", "./cmd/robotstat", "analyze", "--quiet", "--out", sampleRoot)
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("robotstat analyze on the sample: %v\n%s", err, out)
 	}
 	return m.Run(), nil
 }

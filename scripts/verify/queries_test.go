@@ -22,6 +22,7 @@ func docFiles() []struct{ path, root string } {
 	return []struct{ path, root string }{
 		{filepath.Join("..", "..", "schema", "README.md"), fixtureRoot},
 		{filepath.Join("testdata", "queries.md"), fixtureRoot},
+		{filepath.Join("..", "..", "README.md"), sampleRoot},
 	}
 }
 

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/stats"
+)
+
+// The report fixture: four crawls of the same 400 made-up sites whose AI
+// blocking grows from crawl to crawl (more so among highly ranked sites),
+// with real robots.txt bodies from stats/testdata/avuim mixed in, 4xx, 5xx
+// and redirects (whose targets are captures of their own), repeated
+// captures of a host, a capture of another path and ranks from 1 to
+// millions. It goes through the real Analyzer and Dataset writer, so the
+// Parquet is what robotstat analyze would write.
+//
+//	ROBOTSTAT_REPORT_FIXTURE=/tmp/fixture go test ./cmd/robotstat -run '^TestWriteReportFixture$'
+//
+// writes it for scripts/report-screenshot.sh.
+
+var fixtureCrawls = []string{"CC-MAIN-2023-50", "CC-MAIN-2024-18", "CC-MAIN-2024-42", "CC-MAIN-2025-08"}
+
+const fixtureSites = 400
+
+// rng is a small deterministic generator (splitmix64), so the fixture is the
+// same on every platform and Go version.
+type rng uint64
+
+func (r *rng) next() uint64 {
+	*r += 0x9E3779B97F4A7C15
+	z := uint64(*r)
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	return z ^ z>>31
+}
+
+func (r *rng) float() float64 { return float64(r.next()>>11) / (1 << 53) }
+
+// fixtureSite is what does not change between crawls.
+type fixtureSite struct {
+	host     string
+	rank     int64
+	adopt    float64 // the lower, the earlier it blocks AI crawlers
+	breadth  float64 // the lower, the more AI crawlers it names
+	base     string  // its robots.txt without the AI block
+	status   float64 // chooses 4xx/5xx/3xx
+	repeated bool    // fetched twice per crawl (http and https)
+}
+
+func fixtureBodies(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "stats", "testdata", "avuim", "*-robots.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("fixture bodies: %v (%d files)", err, len(files))
+	}
+	sort.Strings(files)
+	var bodies []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(b))
+	}
+	return bodies
+}
+
+func fixtureSitesOf(t testing.TB) []fixtureSite {
+	real := fixtureBodies(t)
+	synthetic := []string{
+		"User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nSitemap: https://HOST/wp-sitemap.xml\n",
+		"User-agent: *\nDisallow: /search\nDisallow: /cart\nCrawl-delay: 10\n",
+		"User-agent: *\nDisallow:\n",
+		"User-agent: *\nDisallow: /\n",
+		"User-agent: Googlebot\nAllow: /\n\nUser-agent: *\nDisallow: /private/\nSitemap: https://HOST/sitemap.xml\n",
+		"",
+	}
+	r := rng(42)
+	sites := make([]fixtureSite, fixtureSites)
+	for i := range sites {
+		s := &sites[i]
+		s.host = fmt.Sprintf("site%03d.example", i)
+		if i%6 != 5 {
+			s.rank = int64(math.Exp(r.float() * math.Log(3e6)))
+		}
+		s.adopt, s.breadth, s.status = r.float(), r.float(), r.float()
+		if s.rank > 0 && s.rank <= 10_000 {
+			s.adopt *= 0.55 // popular sites block earlier
+		}
+		if i%4 == 0 {
+			s.base = real[(i/4)%len(real)]
+		} else {
+			s.base = strings.ReplaceAll(synthetic[int(r.next()%uint64(len(synthetic)))], "HOST", s.host)
+		}
+		s.repeated = i%9 == 0
+	}
+	return sites
+}
+
+// aiBlock returns the AI block site s puts before its rules in crawl k, or
+// "" while it has none.
+func (s *fixtureSite) aiBlock(k int) string {
+	if s.adopt >= 0.07+0.09*float64(k) {
+		if s.adopt < 0.5+0.05*float64(k) && s.breadth < 0.15 {
+			return "User-agent: GPTBot\nDisallow: /articles/\n\n" // partial
+		}
+		return ""
+	}
+	bots := []string{"GPTBot"}
+	if s.breadth < 0.75 {
+		bots = append(bots, "CCBot")
+	}
+	if s.breadth < 0.45 || k >= 2 && s.breadth < 0.8 {
+		bots = append(bots, "ClaudeBot", "anthropic-ai")
+	}
+	if s.breadth < 0.4 {
+		bots = append(bots, "Google-Extended")
+	}
+	if s.breadth < 0.3 || k >= 3 && s.breadth < 0.6 {
+		bots = append(bots, "PerplexityBot", "Bytespider", "Meta-ExternalAgent")
+	}
+	if s.breadth < 0.1 {
+		bots = append(bots, "Applebot-Extended", "Amazonbot", "OAI-SearchBot")
+	}
+	var b strings.Builder
+	for _, bot := range bots {
+		b.WriteString("User-agent: " + bot + "\n")
+	}
+	b.WriteString("Disallow: /\n\n")
+	if s.breadth > 0.9 {
+		b.WriteString("Content-Signal: search=yes, ai-train=no\n")
+	}
+	return b.String()
+}
+
+// fixtureCaptures returns the captures of crawl k.
+func fixtureCaptures(sites []fixtureSite, k int) []pipeline.Capture {
+	crawl := fixtureCrawls[k]
+	var out []pipeline.Capture
+	add := func(url string, robotsPath bool, status int, body, location string) {
+		n := len(out)
+		out = append(out, pipeline.Capture{
+			Source: crawl + "-robotstxt-00000.warc.gz", Offset: int64(n) * 4096, Crawl: crawl,
+			RecordID: fmt.Sprintf("<urn:uuid:fixture-%s-%06d>", crawl, n),
+			URL:      url, RobotsPath: robotsPath, Status: status, Location: location,
+			Body: []byte(body), BodyLen: int64(len(body)), ContentType: "text/plain",
+		})
+	}
+	for i := range sites {
+		s := &sites[i]
+		body := s.aiBlock(k) + s.base
+		url := "https://" + s.host + "/robots.txt"
+		switch {
+		case s.status < 0.11:
+			add(url, true, 404, "<!DOCTYPE html><title>Not found</title>", "")
+		case s.status < 0.125:
+			add(url, true, 403, "", "")
+		case s.status < 0.14+0.01*float64(k%2):
+			add(url, true, 503, "", "")
+		case s.status < 0.18:
+			target := "https://www." + s.host + "/robots.txt"
+			add(url, true, 301, "", target)
+			add(target, true, 200, body, "")
+		default:
+			add(url, true, 200, body, "")
+		}
+		if s.repeated {
+			add("http://"+s.host+"/robots.txt", true, 200, body, "")
+		}
+	}
+	add("https://moved.example/robots/robots.txt", false, 200, "User-agent: *\nDisallow: /\n", "")
+	return out
+}
+
+// writeReportFixture writes the fixture dataset under dir and returns, per
+// crawl, the captures analysed and the rank of each site by host, for tests
+// that want to count things themselves.
+func writeReportFixture(t testing.TB, dir string) map[string]int64 {
+	t.Helper()
+	sites := fixtureSitesOf(t)
+	ranks := map[string]int64{}
+	for _, s := range sites {
+		if s.rank > 0 {
+			ranks[s.host] = s.rank
+			ranks["www."+s.host] = s.rank
+		}
+	}
+	so := stats.DefaultOptions()
+	a, err := stats.NewAnalyzer(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "fixture", Version: Version, Metadata: so.Metadata()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Abort()
+	for k := range fixtureCrawls {
+		var rows stats.Rows
+		for _, c := range fixtureCaptures(sites, k) {
+			before := len(rows.Captures)
+			a.Analyze(&c, &rows)
+			cr := &rows.Captures[before]
+			cr.Rank = ranks[cr.Host]
+		}
+		for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
+			ds.Bots().Write(rows.Bots), ds.Directives().Write(rows.Directives)} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return ranks
+}
+
+// TestWriteReportFixture writes the fixture where ROBOTSTAT_REPORT_FIXTURE
+// says (scripts/report-screenshot.sh), and is skipped otherwise.
+func TestWriteReportFixture(t *testing.T) {
+	dir := os.Getenv("ROBOTSTAT_REPORT_FIXTURE")
+	if dir == "" {
+		t.Skip("set ROBOTSTAT_REPORT_FIXTURE=DIR to write the report fixture")
+	}
+	writeReportFixture(t, dir)
+}

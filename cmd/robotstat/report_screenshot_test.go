@@ -1,0 +1,81 @@
+package main
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestReportScreenshots checks the PNGs scripts/report-screenshot.sh took of
+// the fixture's HTML report in headless Chromium, and is skipped unless
+// ROBOTSTAT_SCREENSHOTS names their folder. It cannot judge looks (a person
+// does: the script prints where the PNGs are), but it fails when the browser
+// drew a blank or an error page, or when a chart did not render: each
+// chart's fill colours must cover a plausible area, at both widths.
+func TestReportScreenshots(t *testing.T) {
+	dir := os.Getenv("ROBOTSTAT_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("set ROBOTSTAT_SCREENSHOTS=DIR (scripts/report-screenshot.sh does)")
+	}
+	colours := []struct {
+		name    string
+		r, g, b uint8
+		min     int // pixels, at least
+	}{
+		{"bar: by name", 0x1d, 0x4e, 0x89, 5000},
+		{"bar: by *", 0x7f, 0xb2, 0xe5, 5000},
+		{"status: parsed / line: cic", 0x00, 0x9e, 0x73, 3000},
+		{"status: unavailable", 0x56, 0xb4, 0xe9, 300},
+		{"title text", 0x1f, 0x23, 0x28, 2000},
+	}
+	for _, name := range []string{"desktop-full.png", "narrow-full.png", "rank-desktop-full.png"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := make([]int, len(colours))
+			nonWhite := 0
+			b := img.Bounds()
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					r, g, bl := rgb(img, x, y)
+					if r < 245 || g < 245 || bl < 245 {
+						nonWhite++
+					}
+					for i, c := range colours {
+						if near(r, c.r) && near(g, c.g) && near(bl, c.b) {
+							counts[i]++
+						}
+					}
+				}
+			}
+			t.Logf("%s: %dx%d, %d non-white pixels", name, b.Dx(), b.Dy(), nonWhite)
+			if nonWhite < b.Dx()*b.Dy()/50 {
+				t.Errorf("%s is nearly blank (%d non-white pixels)", name, nonWhite)
+			}
+			for i, c := range colours {
+				if counts[i] < c.min {
+					t.Errorf("%s: %d pixels of %s (#%02x%02x%02x), want at least %d", name, counts[i], c.name, c.r, c.g, c.b, c.min)
+				}
+			}
+		})
+	}
+}
+
+func rgb(img image.Image, x, y int) (uint8, uint8, uint8) {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)
+}
+
+func near(a, b uint8) bool {
+	d := int(a) - int(b)
+	return d >= -6 && d <= 6
+}

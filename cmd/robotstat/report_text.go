@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/robotstat/robotstat/stats"
+)
+
+// writeText prints the report as plain text: a preamble, then each table
+// with its title, its denominators, aligned columns (every value as count
+// and percentage) and its notes.
+func writeText(w io.Writer, d *reportData) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "robotstat report of %s\n", d.Dir)
+	for _, kv := range d.about() {
+		fmt.Fprintf(bw, "%-8s %s\n", kv[0]+":", kv[1])
+	}
+	for _, t := range d.Report.Tables {
+		fmt.Fprintln(bw)
+		writeTextTable(bw, t)
+	}
+	return bw.Flush()
+}
+
+// baseLine says what a table's percentages are of, per column group.
+func baseLine(t *stats.Table) string {
+	var parts []string
+	for _, b := range t.Base {
+		parts = append(parts, b.Label+" "+formatCount(b.Count))
+	}
+	if len(parts) == 1 {
+		return fmt.Sprintf("%% of %s: %s", t.Of, formatCount(t.Base[0].Count))
+	}
+	return fmt.Sprintf("%% of %s: %s", t.Of, strings.Join(parts, "; "))
+}
+
+func width(s string) int { return utf8.RuneCountInString(s) }
+
+func writeTextTable(w io.Writer, t *stats.Table) {
+	fmt.Fprintf(w, "== %s ==\n%s\n\n", t.Title, baseLine(t))
+	if len(t.Rows) == 0 {
+		fmt.Fprintln(w, "(no rows)")
+	}
+	// Column widths: labels left-aligned; each value column a count and a
+	// percentage, each right-aligned in its own width.
+	lw := make([]int, len(t.Labels))
+	for i, l := range t.Labels {
+		lw[i] = width(l)
+	}
+	cw := make([]int, len(t.Columns))
+	pw := make([]int, len(t.Columns))
+	for _, r := range t.Rows {
+		for i, l := range r.Labels {
+			lw[i] = max(lw[i], width(l))
+		}
+		for i, c := range r.Cells {
+			cw[i] = max(cw[i], len(formatCount(c.Count)))
+			pw[i] = max(pw[i], len(formatShare(c)))
+		}
+	}
+	vw := make([]int, len(t.Columns))
+	for i, h := range t.Columns {
+		vw[i] = max(width(h), cw[i]+1+pw[i])
+	}
+	var b strings.Builder
+	line := func(labels []string, values []string) {
+		b.Reset()
+		for i, l := range labels {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(l)
+			b.WriteString(strings.Repeat(" ", lw[i]-width(l)))
+		}
+		for i, v := range values {
+			b.WriteString("  ")
+			b.WriteString(strings.Repeat(" ", vw[i]-width(v)))
+			b.WriteString(v)
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	line(t.Labels, t.Columns)
+	for _, r := range t.Rows {
+		vals := make([]string, len(r.Cells))
+		for i, c := range r.Cells {
+			cs, ps := formatCount(c.Count), formatShare(c)
+			vals[i] = strings.Repeat(" ", cw[i]-len(cs)) + cs + " " + strings.Repeat(" ", pw[i]-len(ps)) + ps
+		}
+		line(r.Labels, vals)
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}

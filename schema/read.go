@@ -1,0 +1,570 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Errors of the reading side.
+var (
+	// ErrNoTable is wrapped when a dataset root has no folder for a table.
+	ErrNoTable = errors.New("schema: table not found")
+	// ErrColumn is wrapped when a file lacks a requested column, or holds it
+	// with a type or nesting the row field cannot take.
+	ErrColumn = errors.New("schema: column missing or of another type")
+	// ErrSchemaVersion is wrapped when a file says it was written with a
+	// schema version other than SchemaVersion.
+	ErrSchemaVersion = errors.New("schema: file written with another schema version")
+)
+
+// File is one complete Parquet file of a table, as TableFiles finds it.
+type File struct {
+	Table TableName
+	// Crawl is the partition's crawl, decoded from its folder name; empty
+	// for crawl=__HIVE_DEFAULT_PARTITION__ (unknown crawl).
+	Crawl string
+	// Path is the file's path: the root as given to TableFiles joined with
+	// the table, partition and file name.
+	Path string
+}
+
+// TableFiles lists the complete Parquet files of table t under a dataset
+// root (robotstat's --out): every file named *.parquet, not hidden, in a
+// crawl=... folder of root/t. The hidden temporary files a writer is still
+// filling, or a killed run left behind (.part-....parquet.<random>.tmp),
+// are never listed, so every file returned was committed whole.
+//
+// Files are ordered by crawl (known crawls by name, the unknown crawl
+// last), then by file name, so a reader that takes them in this order sees
+// the same rows in the same order on every run. A root without a folder for
+// t returns an error wrapping ErrNoTable; a table folder without files
+// returns no files and no error.
+func TableFiles(root string, t TableName) ([]File, error) {
+	dir := filepath.Join(root, string(t))
+	parts, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w: no folder %s", ErrNoTable, dir)
+		}
+		return nil, fmt.Errorf("schema: listing %s: %w", dir, err)
+	}
+	var files []File
+	for _, p := range parts {
+		if !p.IsDir() {
+			continue
+		}
+		crawl, ok := parsePartitionDir(p.Name())
+		if !ok {
+			continue
+		}
+		pdir := filepath.Join(dir, p.Name())
+		entries, err := os.ReadDir(pdir)
+		if err != nil {
+			return nil, fmt.Errorf("schema: listing %s: %w", pdir, err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".parquet") || !e.Type().IsRegular() {
+				continue
+			}
+			files = append(files, File{Table: t, Crawl: crawl, Path: filepath.Join(pdir, name)})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := files[i], files[j]
+		if a.Crawl != b.Crawl {
+			if a.Crawl == "" || b.Crawl == "" {
+				return b.Crawl == ""
+			}
+			return a.Crawl < b.Crawl
+		}
+		return a.Path < b.Path
+	})
+	return files, nil
+}
+
+// parsePartitionDir is partitionDir's inverse: it returns the crawl a
+// partition folder stands for ("" for the default partition) and whether
+// name is a partition folder at all. %XX escapes are decoded as DuckDB and
+// Arrow decode them; a malformed escape is kept as written.
+func parsePartitionDir(name string) (string, bool) {
+	v, ok := strings.CutPrefix(name, "crawl=")
+	if !ok {
+		return "", false
+	}
+	if v == DefaultPartition {
+		return "", true
+	}
+	if !strings.Contains(v, "%") {
+		return v, true
+	}
+	b := make([]byte, 0, len(v))
+	for i := 0; i < len(v); i++ {
+		if v[i] == '%' && i+2 < len(v) {
+			hi, ok1 := unhex(v[i+1])
+			lo, ok2 := unhex(v[i+2])
+			if ok1 && ok2 {
+				b = append(b, hi<<4|lo)
+				i += 2
+				continue
+			}
+		}
+		b = append(b, v[i])
+	}
+	return string(b), true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// FileInfo is what a file's footer says about it.
+type FileInfo struct {
+	// Rows is the number of rows in the file.
+	Rows int64
+	// Metadata is the file's key/value metadata (MetaVersion, MetaTable,
+	// MetaOptionPrefix+..., see metadata.go).
+	Metadata map[string]string
+}
+
+// ReadFileInfo reads the footer of the Parquet file at path.
+func ReadFileInfo(path string) (FileInfo, error) {
+	f, pf, err := openParquet(path)
+	if err != nil {
+		return FileInfo{}, err
+	}
+	defer f.Close()
+	info := FileInfo{Rows: pf.NumRows(), Metadata: map[string]string{}}
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		info.Metadata[kv.Key] = kv.Value
+	}
+	return info, nil
+}
+
+func openParquet(path string) (*os.File, *parquet.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("schema: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("schema: %w", err)
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("schema: reading %s: %w", path, err)
+	}
+	if v, ok := pf.Lookup(MetaSchemaVersion); ok && v != SchemaVersion {
+		f.Close()
+		return nil, nil, fmt.Errorf("%w: %s has schema version %s, this robotstat reads %s", ErrSchemaVersion, path, v, SchemaVersion)
+	}
+	return f, pf, nil
+}
+
+// ReadBatchRows is how many rows ReadFile hands to its callback at most.
+const ReadBatchRows = 4096
+
+// ReadFile reads the named columns of the Parquet file at path into rows of
+// type T (one of this package's row types) and calls fn with them in
+// batches of at most ReadBatchRows, in file order. Only the fields of the
+// named columns are filled; the others stay zero. A NULL reads as the
+// field's zero value (an empty string, 0, false), which is how the report
+// needs them: an unknown rank is 0 and no template is "".
+//
+// Columns are read column by column, page by page, without building rows
+// the caller did not ask for: string columns of dictionary pages are
+// converted to Go strings once per dictionary entry, not once per row. Only
+// top-level columns of type string (BYTE_ARRAY), bool, int32, int64 and
+// float64 can be read (not lists, structs or timestamps); any other, or a
+// column the file lacks, is an error wrapping ErrColumn.
+//
+// The batch passed to fn is reused for the next batch: fn must not keep it,
+// but may keep the strings in it. Errors name the file and wrap the cause.
+func ReadFile[T Row](ctx context.Context, path string, columns []string, fn func(rows []T) error) error {
+	f, pf, err := openParquet(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cols, err := bindColumns[T](pf.Schema(), columns)
+	if err != nil {
+		return fmt.Errorf("schema: %s: %w", path, err)
+	}
+	rows := make([]T, ReadBatchRows)
+	for gi, rg := range pf.RowGroups() {
+		if err := readRowGroup(ctx, rg, cols, rows, fn); err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return err
+			}
+			return fmt.Errorf("schema: reading %s, row group %d: %w", path, gi, err)
+		}
+	}
+	return nil
+}
+
+func readRowGroup[T Row](ctx context.Context, rg parquet.RowGroup, cols []*columnReader, rows []T, fn func([]T) error) error {
+	chunks := rg.ColumnChunks()
+	for _, c := range cols {
+		c.start(chunks[c.leaf].Pages())
+	}
+	defer func() {
+		for _, c := range cols {
+			c.close()
+		}
+	}()
+	var zero T
+	base := unsafe.Pointer(&rows[0])
+	stride := unsafe.Sizeof(zero)
+	for left := rg.NumRows(); left > 0; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := int(min(left, int64(len(rows))))
+		for _, c := range cols {
+			if err := c.fill(base, stride, n); err != nil {
+				return err
+			}
+		}
+		if err := fn(rows[:n]); err != nil {
+			return err
+		}
+		left -= int64(n)
+	}
+	return nil
+}
+
+// columnReader fills one field of a batch of rows from one column chunk
+// after another. It is used by one goroutine.
+type columnReader struct {
+	name   string
+	leaf   int          // leaf column index in the file
+	maxDef byte         // definition level of a non-null value
+	kind   reflect.Kind // of the Go field: String, Bool, Int32, Int64, Float64
+	off    uintptr      // of the Go field in the row
+
+	pages parquet.Pages
+	page  parquet.Page
+	rows  int    // rows in page
+	pos   int    // next row of page
+	defs  []byte // definition levels of page, nil when none is null
+
+	// Dictionary pages: idx holds the non-null values' dictionary indexes,
+	// next the next one; the dictionary's entries are converted once.
+	dictPage bool
+	dict     parquet.Dictionary
+	idx      []int32
+	next     int
+	dstr     []string
+	dnum     []int64
+	dflt     []float64
+	dbool    []bool
+
+	// Plain pages: values read through the page's ValueReader, one per row.
+	vr   parquet.ValueReader
+	vals []parquet.Value
+	vn   int // values in vals
+	vi   int // next value in vals
+}
+
+// bindColumns maps each named column to the field of T that carries its
+// parquet tag and checks that the file's column can fill it.
+func bindColumns[T Row](s *parquet.Schema, columns []string) ([]*columnReader, error) {
+	fields := map[string]reflect.StructField{}
+	collectFields(reflect.TypeFor[T](), 0, fields)
+	var cols []*columnReader
+	seen := map[string]bool{}
+	for _, name := range columns {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		sf, ok := fields[name]
+		if !ok {
+			return nil, fmt.Errorf("%w: %s has no column %q", ErrColumn, reflect.TypeFor[T]().Name(), name)
+		}
+		leaf, ok := s.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("%w: no column %q in the file", ErrColumn, name)
+		}
+		if leaf.MaxRepetitionLevel != 0 || leaf.MaxDefinitionLevel > 1 {
+			return nil, fmt.Errorf("%w: column %q is nested or repeated", ErrColumn, name)
+		}
+		want := map[reflect.Kind]parquet.Kind{
+			reflect.String: parquet.ByteArray, reflect.Bool: parquet.Boolean, reflect.Int32: parquet.Int32,
+			reflect.Int64: parquet.Int64, reflect.Float64: parquet.Double,
+		}
+		k, ok := want[sf.Type.Kind()]
+		if !ok || sf.Type.Kind() == reflect.Int64 && sf.Type != reflect.TypeFor[int64]() {
+			return nil, fmt.Errorf("%w: column %q: field type %s cannot be read", ErrColumn, name, sf.Type)
+		}
+		if got := leaf.Node.Type().Kind(); got != k {
+			return nil, fmt.Errorf("%w: column %q is %s, want %s", ErrColumn, name, got, k)
+		}
+		cols = append(cols, &columnReader{
+			name: name, leaf: leaf.ColumnIndex, maxDef: byte(leaf.MaxDefinitionLevel),
+			kind: sf.Type.Kind(), off: sf.Offset,
+		})
+	}
+	return cols, nil
+}
+
+// collectFields records the fields of t (and of its embedded structs, at
+// their offset within t) by the column name of their parquet tag.
+func collectFields(t reflect.Type, base uintptr, out map[string]reflect.StructField) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, hasTag := f.Tag.Lookup("parquet")
+		if f.Anonymous && !hasTag && f.Type.Kind() == reflect.Struct {
+			collectFields(f.Type, base+f.Offset, out)
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if !hasTag || name == "" || name == "-" {
+			continue
+		}
+		f.Offset += base
+		out[name] = f
+	}
+}
+
+func (c *columnReader) start(p parquet.Pages) {
+	// A new chunk has its own dictionary; never match a pooled object that
+	// happens to sit at the old one's address.
+	c.pages, c.page, c.rows, c.pos, c.dict = p, nil, 0, 0, nil
+}
+
+func (c *columnReader) close() {
+	c.release()
+	if c.pages != nil {
+		c.pages.Close()
+		c.pages = nil
+	}
+}
+
+func (c *columnReader) release() {
+	if c.page != nil {
+		parquet.Release(c.page)
+		c.page = nil
+	}
+	c.vr = nil
+}
+
+// nextPage moves to the chunk's next page with at least one row.
+func (c *columnReader) nextPage() error {
+	for {
+		c.release()
+		p, err := c.pages.ReadPage()
+		if err != nil {
+			if err == io.EOF {
+				return fmt.Errorf("column %q has fewer values than the row group has rows", c.name)
+			}
+			return fmt.Errorf("column %q: %w", c.name, err)
+		}
+		c.page, c.rows, c.pos = p, int(p.NumRows()), 0
+		if c.rows == 0 {
+			continue
+		}
+		c.defs = nil
+		if d := p.DefinitionLevels(); c.maxDef > 0 && len(d) == c.rows && p.NumNulls() > 0 {
+			c.defs = d
+		}
+		if d := p.Dictionary(); d != nil {
+			if d != c.dict {
+				c.setDictionary(d)
+			}
+			data := p.Data()
+			c.dictPage, c.idx, c.next = true, data.Int32(), 0
+			c.vr = nil
+		} else {
+			c.dictPage, c.idx = false, nil
+			c.vr, c.vn, c.vi = p.Values(), 0, 0
+			if cap(c.vals) == 0 {
+				c.vals = make([]parquet.Value, 512)
+			}
+		}
+		return nil
+	}
+}
+
+// setDictionary converts a chunk's dictionary once, so that rows of its
+// pages cost an index lookup.
+func (c *columnReader) setDictionary(d parquet.Dictionary) {
+	c.dict = d
+	n := d.Len()
+	switch c.kind {
+	case reflect.String:
+		c.dstr = c.dstr[:0]
+		for i := range n {
+			c.dstr = append(c.dstr, string(d.Index(int32(i)).ByteArray()))
+		}
+	case reflect.Bool:
+		c.dbool = c.dbool[:0]
+		for i := range n {
+			c.dbool = append(c.dbool, d.Index(int32(i)).Boolean())
+		}
+	case reflect.Float64:
+		c.dflt = c.dflt[:0]
+		for i := range n {
+			c.dflt = append(c.dflt, d.Index(int32(i)).Double())
+		}
+	default:
+		c.dnum = c.dnum[:0]
+		for i := range n {
+			v := d.Index(int32(i))
+			if c.kind == reflect.Int32 {
+				c.dnum = append(c.dnum, int64(v.Int32()))
+			} else {
+				c.dnum = append(c.dnum, v.Int64())
+			}
+		}
+	}
+}
+
+// fill sets the field of rows 0..n-1 of the batch at base.
+func (c *columnReader) fill(base unsafe.Pointer, stride uintptr, n int) error {
+	for i := 0; i < n; {
+		if c.page == nil || c.pos == c.rows {
+			if err := c.nextPage(); err != nil {
+				return err
+			}
+		}
+		m := min(n-i, c.rows-c.pos)
+		var err error
+		if c.dictPage {
+			err = c.fillDict(base, stride, i, m)
+		} else {
+			err = c.fillPlain(base, stride, i, m)
+		}
+		if err != nil {
+			return err
+		}
+		i += m
+		c.pos += m
+	}
+	return nil
+}
+
+func (c *columnReader) fillDict(base unsafe.Pointer, stride uintptr, from, m int) error {
+	var size int
+	switch c.kind {
+	case reflect.String:
+		size = len(c.dstr)
+	case reflect.Bool:
+		size = len(c.dbool)
+	case reflect.Float64:
+		size = len(c.dflt)
+	default:
+		size = len(c.dnum)
+	}
+	if c.kind == reflect.String && c.defs == nil && c.next+m <= len(c.idx) {
+		// The common case, for every row of every string column: no
+		// NULLs, so row r takes the value at next+r.
+		idx := c.idx[c.next : c.next+m]
+		for r, ix := range idx {
+			if uint(ix) >= uint(size) {
+				return fmt.Errorf("column %q: dictionary index %d out of range", c.name, ix)
+			}
+			*(*string)(unsafe.Add(base, uintptr(from+r)*stride+c.off)) = c.dstr[ix]
+		}
+		c.next += m
+		return nil
+	}
+	for r := range m {
+		p := unsafe.Add(base, uintptr(from+r)*stride+c.off)
+		if c.defs != nil && c.defs[c.pos+r] < c.maxDef {
+			c.setZero(p)
+			continue
+		}
+		if c.next >= len(c.idx) {
+			return fmt.Errorf("column %q: page has fewer values than rows", c.name)
+		}
+		ix := int(c.idx[c.next])
+		c.next++
+		if uint(ix) >= uint(size) {
+			return fmt.Errorf("column %q: dictionary index %d out of range", c.name, ix)
+		}
+		switch c.kind {
+		case reflect.String:
+			*(*string)(p) = c.dstr[ix]
+		case reflect.Bool:
+			*(*bool)(p) = c.dbool[ix]
+		case reflect.Int32:
+			*(*int32)(p) = int32(c.dnum[ix])
+		case reflect.Int64:
+			*(*int64)(p) = c.dnum[ix]
+		case reflect.Float64:
+			*(*float64)(p) = c.dflt[ix]
+		}
+	}
+	return nil
+}
+
+func (c *columnReader) fillPlain(base unsafe.Pointer, stride uintptr, from, m int) error {
+	for r := range m {
+		if c.vi == c.vn {
+			n, err := c.vr.ReadValues(c.vals)
+			if n == 0 {
+				if err == nil || err == io.EOF {
+					return fmt.Errorf("column %q: page has fewer values than rows", c.name)
+				}
+				return fmt.Errorf("column %q: %w", c.name, err)
+			}
+			c.vn, c.vi = n, 0
+		}
+		v := c.vals[c.vi]
+		c.vi++
+		p := unsafe.Add(base, uintptr(from+r)*stride+c.off)
+		if v.IsNull() {
+			c.setZero(p)
+			continue
+		}
+		switch c.kind {
+		case reflect.String:
+			*(*string)(p) = string(v.ByteArray())
+		case reflect.Bool:
+			*(*bool)(p) = v.Boolean()
+		case reflect.Int32:
+			*(*int32)(p) = v.Int32()
+		case reflect.Int64:
+			*(*int64)(p) = v.Int64()
+		case reflect.Float64:
+			*(*float64)(p) = v.Double()
+		}
+	}
+	return nil
+}
+
+func (c *columnReader) setZero(p unsafe.Pointer) {
+	switch c.kind {
+	case reflect.String:
+		*(*string)(p) = ""
+	case reflect.Bool:
+		*(*bool)(p) = false
+	case reflect.Int32:
+		*(*int32)(p) = 0
+	case reflect.Int64:
+		*(*int64)(p) = 0
+	case reflect.Float64:
+		*(*float64)(p) = 0
+	}
+}
