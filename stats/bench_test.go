@@ -192,13 +192,11 @@ func BenchmarkAnalyzeWrite(b *testing.B) {
 // writers writes the default tables' rows of a Rows, through the shared
 // TableWriters or through LocalWriters of its own.
 type writers struct {
-	ds         *schema.Dataset
-	captures   *schema.LocalWriter[schema.CaptureRow]
-	groups     *schema.LocalWriter[schema.GroupRow]
-	agents     *schema.LocalWriter[schema.AgentRow]
-	bots       *schema.LocalWriter[schema.BotRow]
-	directives *schema.LocalWriter[schema.DirectiveRow]
-	local      bool
+	ds     *schema.Dataset
+	groups *schema.LocalWriter[schema.GroupRow]
+	agents *schema.LocalWriter[schema.AgentRow]
+	bots   *schema.LocalWriter[schema.BotRow]
+	local  bool
 }
 
 func tableWriters(ds *schema.Dataset, local bool) *writers {
