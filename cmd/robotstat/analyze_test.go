@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -289,5 +291,30 @@ func TestAnalyzeShardsProcesses(t *testing.T) {
 	}
 	if n := len(parquetFiles(t, filepath.Join(sharded, "captures"))); n != 3 {
 		t.Errorf("%d captures files, want one per shard", n)
+	}
+}
+
+// TestAnalyzeProfiles: --cpuprofile and --memprofile (used by scripts/bench
+// profile) write profiles go tool pprof can read.
+func TestAnalyzeProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	_, stderr, code := run(t, "", "analyze", "--out", filepath.Join(dir, "out"), "--cpuprofile", cpu, "--memprofile", mem)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, p := range []string{cpu, mem} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if b, err := io.ReadAll(zr); err != nil || len(b) == 0 {
+			t.Errorf("%s: %d bytes, %v", p, len(b), err)
+		}
+		f.Close()
 	}
 }
