@@ -1,0 +1,412 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding/rle"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// botsEncoder builds a bots row group column by column and writes it as a
+// one-row-group Parquet file, which LocalWriter appends to the table's file
+// with parquet-go's verbatim row-group copy.
+//
+// Why not parquet-go's GenericWriter, as for the other tables: the bots
+// table has a row per capture and catalog bot (101 rows per capture with
+// the embedded catalog), and parquet-go looks every string of every row up
+// in its column's dictionary map and compares it against the page's
+// minimum and maximum: 12 string columns x 101 rows per capture made the
+// bots table 40% of an analyze run's CPU. Those rows are extremely
+// repetitive (the four key columns repeat for 101 rows, bot, operator and
+// category cycle through the catalog, the verdicts mostly repeat), so here
+// each value is first compared with the column's previous value and with a
+// small cache keyed by the string's address (catalog strings and the
+// Analyzer's constants keep their address), and the map is consulted only
+// for a value the cache has not seen. Statistics come from the dictionary,
+// not from the rows.
+//
+// The file is what parquet-go writes for the same rows with the table's
+// options, with two differences: one data page per column chunk (parquet-go
+// cuts pages at 64 KiB; dictionary indexes of 122880 rows are at most
+// 120 KiB bit-packed, and mostly a few runs), and a row group is cut short
+// instead of letting a dictionary pass Options.DictionaryBytes (parquet-go
+// falls back to plain pages, which its row-group copy cannot take). The
+// layout is checked against parquet-go's reader in botsencode_test.go and,
+// through analyze's output, by scripts/verify's DuckDB and Arrow tests.
+//
+// A botsEncoder is used by one goroutine.
+type botsEncoder struct {
+	dict    [botsColumns]dictColumn // string columns; unused at bcRootAllowed
+	crawlOK []byte                  // definition levels of crawl
+	rootDef []byte                  // definition levels of root_allowed
+	rootVal []byte                  // root_allowed values present, 0 or 1
+	rows    int
+	buf     []byte // scratch for page encoding
+	page    []byte
+	// uncompressedExtra is what compression saved in the pages written for
+	// the current column, for its total_uncompressed_size.
+	uncompressedExtra int64
+}
+
+// Leaf columns of BotRow in schema order.
+const (
+	bcCaptureID = iota
+	bcCrawl
+	bcURL
+	bcHost
+	bcBot
+	bcOperator
+	bcCategory
+	bcMatched
+	bcRootAllowed
+	bcVerdict
+	bcSomesite
+	bcCIC
+	bcCCClass
+	botsColumns
+)
+
+// dictColumn is one dictionary-encoded string column of a row group.
+type dictColumn struct {
+	index  map[string]int32
+	values []string // dictionary, in index order; cloned strings
+	bytes  int      // plain-encoded size of the dictionary
+	ids    []int32  // per row (per present value for crawl)
+	// last value and address cache, valid within one add call: the caller
+	// may reuse a string's memory once Write returns.
+	last   string
+	lastID int32
+	cache  [64]addrEntry
+}
+
+type addrEntry struct {
+	p  *byte
+	n  int
+	id int32
+}
+
+func (c *dictColumn) id(s string) int32 {
+	// Empty strings skip the caches: their address says nothing, and the
+	// zero last would map them to index 0.
+	if len(s) > 0 && len(s) == len(c.last) && unsafe.StringData(s) == unsafe.StringData(c.last) {
+		return c.lastID
+	}
+	p := unsafe.StringData(s)
+	e := &c.cache[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&63]
+	if len(s) > 0 && e.p == p && e.n == len(s) {
+		c.last, c.lastID = s, e.id
+		return e.id
+	}
+	id, ok := c.index[s]
+	if !ok {
+		if c.index == nil {
+			c.index = make(map[string]int32)
+		}
+		v := strings.Clone(s)
+		id = int32(len(c.values))
+		c.values = append(c.values, v)
+		c.index[v] = id
+		c.bytes += 4 + len(s)
+	}
+	if len(s) > 0 {
+		*e = addrEntry{p: p, n: len(s), id: id}
+		c.last, c.lastID = s, id
+	}
+	return id
+}
+
+func (c *dictColumn) forget() {
+	c.last, c.lastID = "", 0
+	clear(c.cache[:])
+}
+
+func (c *dictColumn) reset() {
+	clear(c.index)
+	c.values = c.values[:0]
+	c.ids = c.ids[:0]
+	c.bytes = 0
+	c.forget()
+}
+
+// add appends rows and reports how many it took: it stops early when a
+// dictionary reaches dictBytes, so that the caller ships the row group.
+func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
+	defer func() {
+		for i := range e.dict {
+			e.dict[i].forget()
+		}
+	}()
+	for i := range rows {
+		r := &rows[i]
+		for c := range e.dict {
+			if c != bcRootAllowed && int64(e.dict[c].bytes) >= dictBytes && e.rows > 0 {
+				return i
+			}
+		}
+		d := &e.dict
+		d[bcCaptureID].ids = append(d[bcCaptureID].ids, d[bcCaptureID].id(r.CaptureID))
+		if r.Crawl == "" {
+			e.crawlOK = append(e.crawlOK, 0)
+		} else {
+			e.crawlOK = append(e.crawlOK, 1)
+			d[bcCrawl].ids = append(d[bcCrawl].ids, d[bcCrawl].id(r.Crawl))
+		}
+		d[bcURL].ids = append(d[bcURL].ids, d[bcURL].id(r.URL))
+		d[bcHost].ids = append(d[bcHost].ids, d[bcHost].id(r.Host))
+		d[bcBot].ids = append(d[bcBot].ids, d[bcBot].id(r.Bot))
+		d[bcOperator].ids = append(d[bcOperator].ids, d[bcOperator].id(r.Operator))
+		d[bcCategory].ids = append(d[bcCategory].ids, d[bcCategory].id(r.Category))
+		d[bcMatched].ids = append(d[bcMatched].ids, d[bcMatched].id(r.Matched))
+		if r.RootAllowed == nil {
+			e.rootDef = append(e.rootDef, 0)
+		} else {
+			e.rootDef = append(e.rootDef, 1)
+			v := byte(0)
+			if *r.RootAllowed {
+				v = 1
+			}
+			e.rootVal = append(e.rootVal, v)
+		}
+		d[bcVerdict].ids = append(d[bcVerdict].ids, d[bcVerdict].id(r.Verdict))
+		d[bcSomesite].ids = append(d[bcSomesite].ids, d[bcSomesite].id(r.Somesite))
+		d[bcCIC].ids = append(d[bcCIC].ids, d[bcCIC].id(r.CIC))
+		d[bcCCClass].ids = append(d[bcCCClass].ids, d[bcCCClass].id(r.CCClass))
+		e.rows++
+	}
+	return len(rows)
+}
+
+func (e *botsEncoder) reset() {
+	for i := range e.dict {
+		e.dict[i].reset()
+	}
+	e.crawlOK, e.rootDef, e.rootVal = e.crawlOK[:0], e.rootDef[:0], e.rootVal[:0]
+	e.rows = 0
+}
+
+// botsSchema is what parquet-go writes for BotRow: the schema elements and
+// column orders of the footer, taken from a file it wrote, so that the
+// files compare equal in WriteRowGroup.
+var botsSchema = sync.OnceValues(func() (*format.FileMetaData, error) {
+	var b bytes.Buffer
+	w := parquet.NewGenericWriter[BotRow](&b)
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		return nil, err
+	}
+	md := f.Metadata()
+	if len(md.Schema) != botsColumns+1 {
+		return nil, fmt.Errorf("schema: BotRow has %d leaf columns, the bots encoder knows %d", len(md.Schema)-1, botsColumns)
+	}
+	return md, nil
+})
+
+// writeFile writes the row group as a Parquet file to out. codec
+// compresses the pages (the table's codec).
+func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, createdBy string) error {
+	meta, err := botsSchema()
+	if err != nil {
+		return err
+	}
+	base := out.Len()
+	out.WriteString("PAR1")
+	var cols [botsColumns]format.ColumnChunk
+	var cidx [botsColumns]format.ColumnIndex
+	var oidx [botsColumns]format.OffsetIndex
+	var total int64
+	for c := range botsColumns {
+		el := &meta.Schema[c+1]
+		cc := &cols[c]
+		md := &cc.MetaData
+		md.Type = el.Type.V
+		md.PathInSchema = []string{el.Name}
+		md.Codec = codec.CompressionCodec()
+		md.NumValues = int64(e.rows)
+		var defs []byte
+		optional := el.RepetitionType.V == format.Optional
+		if c == bcRootAllowed {
+			defs = e.rootDef
+		} else if optional {
+			defs = e.crawlOK
+		}
+		nulls := int64(0)
+		for _, d := range defs {
+			if d == 0 {
+				nulls++
+			}
+		}
+		md.Statistics.NullCount = nulls
+		start := int64(out.Len() - base)
+		cc.FileOffset = start
+		var minV, maxV []byte
+		var encoding format.Encoding
+		if c == bcRootAllowed {
+			md.Encoding = []format.Encoding{format.Plain, format.RLE}
+			encoding = format.Plain
+			e.buf = e.buf[:0]
+			lo, hi := byte(1), byte(0)
+			for i, v := range e.rootVal {
+				if i%8 == 0 {
+					e.buf = append(e.buf, 0)
+				}
+				e.buf[len(e.buf)-1] |= v << (i % 8)
+				lo, hi = min(lo, v), max(hi, v)
+			}
+			if len(e.rootVal) > 0 {
+				minV, maxV = []byte{lo}, []byte{hi}
+			}
+			md.DataPageOffset = start
+		} else {
+			d := &e.dict[c]
+			if optional {
+				md.Encoding = []format.Encoding{format.Plain, format.RLE, format.RLEDictionary}
+			} else {
+				md.Encoding = []format.Encoding{format.Plain, format.RLEDictionary}
+			}
+			encoding = format.RLEDictionary
+			// dictionary page: PLAIN byte arrays
+			e.buf = e.buf[:0]
+			for _, v := range d.values {
+				e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(len(v)))
+				e.buf = append(e.buf, v...)
+			}
+			if len(d.values) > 0 {
+				lo, hi := d.values[0], d.values[0]
+				for _, v := range d.values[1:] {
+					lo, hi = min(lo, v), max(hi, v)
+				}
+				minV, maxV = []byte(lo), []byte(hi)
+			}
+			md.DictionaryPageOffset = start
+			if err := e.writePage(out, codec, format.PageHeader{
+				Type:                 format.DictionaryPage,
+				DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(d.values)), Encoding: format.Plain}),
+			}, nil, e.buf); err != nil {
+				return err
+			}
+			md.DataPageOffset = int64(out.Len() - base)
+			var err error
+			if e.buf, err = (&rle.DictionaryEncoding{}).EncodeInt32(e.buf[:0], d.ids); err != nil {
+				return fmt.Errorf("schema: encoding bots column %s: %w", el.Name, err)
+			}
+		}
+		var levels []byte
+		if defs != nil {
+			var err error
+			if levels, err = (&rle.Encoding{BitWidth: 1}).EncodeLevels(nil, defs); err != nil {
+				return fmt.Errorf("schema: encoding bots column %s: %w", el.Name, err)
+			}
+		}
+		dataStart := int64(out.Len() - base)
+		if err := e.writePage(out, codec, format.PageHeader{
+			Type: format.DataPageV2,
+			DataPageHeaderV2: thrift.New(format.DataPageHeaderV2{
+				NumValues: int32(e.rows), NumNulls: int32(nulls), NumRows: int32(e.rows),
+				Encoding: encoding, DefinitionLevelsByteLength: int32(len(levels)),
+				IsCompressed: thrift.New(true),
+			}),
+		}, levels, e.buf); err != nil {
+			return err
+		}
+		end := int64(out.Len() - base)
+		md.TotalCompressedSize = end - start
+		md.TotalUncompressedSize = md.TotalCompressedSize + e.uncompressedExtra
+		e.uncompressedExtra = 0
+		md.Statistics.MinValue, md.Statistics.MaxValue = minV, maxV
+		if c == bcRootAllowed {
+			md.EncodingStats = []format.PageEncodingStats{{PageType: format.DataPageV2, Encoding: format.Plain, Count: 1}}
+		} else {
+			md.EncodingStats = []format.PageEncodingStats{
+				{PageType: format.DictionaryPage, Encoding: format.Plain, Count: 1},
+				{PageType: format.DataPageV2, Encoding: format.RLEDictionary, Count: 1}}
+		}
+		allNull := nulls == int64(e.rows)
+		cidx[c] = format.ColumnIndex{
+			NullPages:  []bool{allNull},
+			MinValues:  [][]byte{nonNil(minV)},
+			MaxValues:  [][]byte{nonNil(maxV)},
+			NullCounts: []int64{nulls},
+		}
+		oidx[c] = format.OffsetIndex{PageLocations: []format.PageLocation{{Offset: dataStart, CompressedPageSize: int32(end - dataStart)}}}
+		total += md.TotalUncompressedSize
+	}
+	var compressed int64
+	for c := range cols {
+		compressed += cols[c].MetaData.TotalCompressedSize
+	}
+	// page index: column indexes, then offset indexes
+	for c := range cols {
+		b, err := thrift.Marshal(new(thrift.CompactProtocol), &cidx[c])
+		if err != nil {
+			return err
+		}
+		cols[c].ColumnIndexOffset, cols[c].ColumnIndexLength = int64(out.Len()-base), int32(len(b))
+		out.Write(b)
+	}
+	for c := range cols {
+		b, err := thrift.Marshal(new(thrift.CompactProtocol), &oidx[c])
+		if err != nil {
+			return err
+		}
+		cols[c].OffsetIndexOffset, cols[c].OffsetIndexLength = int64(out.Len()-base), int32(len(b))
+		out.Write(b)
+	}
+	fm := format.FileMetaData{
+		Version:   meta.Version,
+		Schema:    meta.Schema,
+		NumRows:   int64(e.rows),
+		CreatedBy: createdBy,
+		RowGroups: []format.RowGroup{{
+			Columns: cols[:], TotalByteSize: total, NumRows: int64(e.rows),
+			FileOffset: 4, TotalCompressedSize: compressed,
+		}},
+		ColumnOrders: meta.ColumnOrders,
+	}
+	b, err := thrift.Marshal(new(thrift.CompactProtocol), &fm)
+	if err != nil {
+		return err
+	}
+	out.Write(b)
+	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(b))))
+	out.WriteString("PAR1")
+	return nil
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// writePage writes a page header and body: levels (uncompressed, data page
+// v2) followed by values compressed with codec.
+func (e *botsEncoder) writePage(out *bytes.Buffer, codec compress.Codec, h format.PageHeader, levels, values []byte) error {
+	var err error
+	e.page, err = codec.Encode(e.page[:0], values)
+	if err != nil {
+		return err
+	}
+	h.UncompressedPageSize = int32(len(levels) + len(values))
+	h.CompressedPageSize = int32(len(levels) + len(e.page))
+	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
+	if err != nil {
+		return err
+	}
+	out.Write(hb)
+	out.Write(levels)
+	out.Write(e.page)
+	e.uncompressedExtra += int64(len(values) - len(e.page))
+	return nil
+}
