@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -49,6 +48,7 @@ type botsEncoder struct {
 	rootDef []byte                  // definition levels of root_allowed
 	rootVal []byte                  // root_allowed values present, 0 or 1
 	rows    int
+	full    bool   // a dictionary passed its limit: ship before adding more
 	buf     []byte // scratch for page encoding
 	page    []byte
 	// uncompressedExtra is what compression saved in the pages written for
@@ -77,21 +77,33 @@ const (
 // dictColumn is one dictionary-encoded string column of a row group.
 type dictColumn struct {
 	index  map[string]int32
-	values []string // dictionary, in index order; cloned strings
+	values []string // dictionary, in index order; strings in arena
 	bytes  int      // plain-encoded size of the dictionary
 	ids    []int32  // per row (per present value for crawl)
+	limit  int      // bytes past which full is set
+	full   *bool    // the encoder's: some dictionary passed its limit
+	// Dictionary strings are copied into arena chunks that never move
+	// (the map's keys point into them) and are reused after reset: no
+	// allocation per new value.
+	arena [][]byte
+	chunk int
 	// last value and address cache, valid within one add call: the caller
 	// may reuse a string's memory once Write returns.
 	last   string
 	lastID int32
-	cache  [64]addrEntry
+	cache  [addrCacheSize]addrEntry
 }
+
+// addrCacheSize holds a 101-bot catalog's tokens with few collisions.
+const addrCacheSize = 512
 
 type addrEntry struct {
 	p  *byte
 	n  int
 	id int32
 }
+
+const arenaChunk = 64 << 10
 
 func (c *dictColumn) id(s string) int32 {
 	// Empty strings skip the caches: their address says nothing, and the
@@ -100,7 +112,8 @@ func (c *dictColumn) id(s string) int32 {
 		return c.lastID
 	}
 	p := unsafe.StringData(s)
-	e := &c.cache[(uintptr(unsafe.Pointer(p))>>3^uintptr(len(s)))&63]
+	h := uintptr(unsafe.Pointer(p))
+	e := &c.cache[(h>>3^h>>12^uintptr(len(s)))%addrCacheSize]
 	if len(s) > 0 && e.p == p && e.n == len(s) {
 		c.last, c.lastID = s, e.id
 		return e.id
@@ -110,17 +123,38 @@ func (c *dictColumn) id(s string) int32 {
 		if c.index == nil {
 			c.index = make(map[string]int32)
 		}
-		v := strings.Clone(s)
+		v := c.keep(s)
 		id = int32(len(c.values))
 		c.values = append(c.values, v)
 		c.index[v] = id
 		c.bytes += 4 + len(s)
+		if c.bytes >= c.limit {
+			*c.full = true
+		}
 	}
 	if len(s) > 0 {
 		*e = addrEntry{p: p, n: len(s), id: id}
 		c.last, c.lastID = s, id
 	}
 	return id
+}
+
+// keep copies s into the arena.
+func (c *dictColumn) keep(s string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	for {
+		if c.chunk == len(c.arena) {
+			c.arena = append(c.arena, make([]byte, 0, max(arenaChunk, len(s))))
+		}
+		a := c.arena[c.chunk]
+		if cap(a)-len(a) >= len(s) {
+			c.arena[c.chunk] = append(a, s...)
+			return unsafe.String(&c.arena[c.chunk][len(a)], len(s))
+		}
+		c.chunk++
+	}
 }
 
 func (c *dictColumn) forget() {
@@ -133,24 +167,31 @@ func (c *dictColumn) reset() {
 	c.values = c.values[:0]
 	c.ids = c.ids[:0]
 	c.bytes = 0
+	for i := range c.arena[:min(c.chunk+1, len(c.arena))] {
+		c.arena[i] = c.arena[i][:0]
+	}
+	c.chunk = 0
 	c.forget()
 }
 
-// add appends rows and reports how many it took: it stops early when a
-// dictionary reaches dictBytes, so that the caller ships the row group.
+// add appends rows and reports how many it took: it stops after the row
+// that took a dictionary to dictBytes, so that the caller ships the row
+// group.
 func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
 	defer func() {
 		for i := range e.dict {
 			e.dict[i].forget()
 		}
 	}()
+	for i := range e.dict {
+		e.dict[i].limit = int(min(dictBytes, 1<<40))
+		e.dict[i].full = &e.full
+	}
 	for i := range rows {
-		r := &rows[i]
-		for c := range e.dict {
-			if c != bcRootAllowed && int64(e.dict[c].bytes) >= dictBytes && e.rows > 0 {
-				return i
-			}
+		if e.full {
+			return i
 		}
+		r := &rows[i]
 		d := &e.dict
 		d[bcCaptureID].ids = append(d[bcCaptureID].ids, d[bcCaptureID].id(r.CaptureID))
 		if r.Crawl == "" {
@@ -190,6 +231,7 @@ func (e *botsEncoder) reset() {
 	}
 	e.crawlOK, e.rootDef, e.rootVal = e.crawlOK[:0], e.rootDef[:0], e.rootVal[:0]
 	e.rows = 0
+	e.full = false
 }
 
 // botsSchema is what parquet-go writes for BotRow: the schema elements and

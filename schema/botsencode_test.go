@@ -177,3 +177,62 @@ func checkDictionaryEncoded(t *testing.T, path string) {
 		}
 	}
 }
+
+// BenchmarkBotsWrite writes bots rows shaped like analyze's (one row per
+// capture and bot of a 101-bot catalog, the key repeated, the verdicts
+// mostly the same) in batches of 80 captures, through the shared
+// TableWriter (parquet-go's row writer) and through a LocalWriter (the
+// bots encoder). Row groups are shipped as they fill; the commit is not
+// timed.
+func BenchmarkBotsWrite(b *testing.B) {
+	const catalog, captures = 101, 2000
+	type bot struct{ token, operator, category string }
+	bots := make([]bot, catalog)
+	for i := range bots {
+		bots[i] = bot{fmt.Sprintf("Bot%03d", i), fmt.Sprintf("Operator %d", i/2), []string{"ai-training", "ai-search", "search", "seo", "other"}[i%5]}
+	}
+	truth := true
+	rows := make([]schema.BotRow, 0, catalog*captures)
+	for c := range captures {
+		host := fmt.Sprintf("www.site%d.example", c)
+		key := schema.Key{CaptureID: fmt.Sprintf("%032x", c*7919), Crawl: "CC-MAIN-2024-33", URL: "https://" + host + "/robots.txt", Host: host}
+		for i, bt := range bots {
+			r := schema.BotRow{Key: key, Bot: bt.token, Operator: bt.operator, Category: bt.category,
+				Matched: schema.MatchedStar, RootAllowed: &truth, Verdict: schema.VerdictPartial,
+				Somesite: schema.VerdictPartial, CIC: schema.CICSome, CCClass: schema.CCClassAllowPart}
+			if c%5 == 0 && i%20 == 0 {
+				r.Matched, r.Verdict, r.Somesite, r.CIC, r.CCClass = schema.MatchedNamed, schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll
+			}
+			rows = append(rows, r)
+		}
+	}
+	for _, local := range []bool{false, true} {
+		name := "writer=shared"
+		if local {
+			name = "writer=local"
+		}
+		b.Run(name, func(b *testing.B) {
+			ds, err := schema.Create(schema.Options{Dir: b.TempDir(), RunID: "bench", Tables: []schema.TableName{schema.Bots}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ds.Abort()
+			write := ds.Bots().Write
+			if local {
+				write = ds.Bots().Local().Write
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for r := rows; len(r) > 0; {
+					n := min(80*catalog, len(r))
+					if err := write(r[:n]); err != nil {
+						b.Fatal(err)
+					}
+					r = r[n:]
+				}
+			}
+			b.ReportMetric(float64(b.N)*float64(len(rows))/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/captures, "ns/capture")
+		})
+	}
+}

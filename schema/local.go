@@ -109,7 +109,7 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 		full := false
 		if p.bots != nil {
 			k := p.bots.add(any(rows[:n]).([]BotRow), t.ds.opts.DictionaryBytes)
-			full, n = k < n, k
+			full, n = k < n || p.bots.full, k
 		} else if _, err := p.w.Write(rows[:n]); err != nil {
 			return t.ds.fail(fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err))
 		}
