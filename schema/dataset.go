@@ -337,8 +337,6 @@ func (d *Dataset) removeStale(keep []string) error {
 	for _, p := range keep {
 		kept[p] = true
 	}
-	name := "part-" + d.opts.RunID + ".parquet"
-	tmpPrefix := "." + name + "."
 	var errs []error
 	for _, t := range AllTables() {
 		tdir := filepath.Join(d.root, string(t))
@@ -362,8 +360,7 @@ func (d *Dataset) removeStale(keep []string) error {
 			removed := 0
 			for _, f := range files {
 				p := filepath.Join(pdir, f.Name())
-				stale := f.Name() == name && !kept[p] ||
-					strings.HasPrefix(f.Name(), tmpPrefix) && strings.HasSuffix(f.Name(), ".tmp")
+				stale := isPartName(f.Name(), d.opts.RunID) && !kept[p] || isTempName(f.Name(), d.opts.RunID)
 				if !stale {
 					continue
 				}
@@ -379,6 +376,17 @@ func (d *Dataset) removeStale(keep []string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// isTempName reports whether name is a hidden temporary file of one of run
+// id's files (.<part name>.<random>.tmp, see createAtomic).
+func isTempName(name, runID string) bool {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok || !strings.HasSuffix(rest, ".tmp") {
+		return false
+	}
+	i := strings.Index(rest, ".parquet.")
+	return i >= 0 && isPartName(rest[:i+len(".parquet")], runID)
 }
 
 // Abort removes every temporary file and ends the dataset; nothing this

@@ -38,6 +38,11 @@
 // a NULL crawl column and goes to crawl=__HIVE_DEFAULT_PARTITION__, the
 // directory Hive, Spark, Arrow and DuckDB all read back as NULL.
 //
+// A partition that outgrows Options.FileRowGroups row groups continues in
+// part-<run id>-1.parquet, -2, ...: the Parquet writer keeps each row group's
+// metadata in memory until it writes the footer, so rolling over keeps memory
+// flat on runs of any size.
+//
 // File names come from a caller-supplied run id, so running the same inputs
 // into the same root again replaces the earlier files instead of adding to
 // them.

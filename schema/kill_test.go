@@ -86,11 +86,13 @@ func kill(t *testing.T, cmd *exec.Cmd) {
 }
 
 // checkComplete opens every *.parquet under root (hidden names included:
-// none may exist) and checks that it is a whole file holding exactly the
-// rows one commit writes to it.
+// none may exist) and checks that each is a whole file and that each
+// partition's files together hold exactly the rows one commit writes to it.
+// It returns how many partitions were complete and how many temporary files
+// were found.
 func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, temps int) {
 	t.Helper()
-	perFile := map[string]int64{}
+	perDir := map[string]int64{}
 	for _, tb := range schema.AllTables() {
 		counts := map[string]int64{}
 		forEachKey(rows, tb, func(k schema.Key) { counts[k.Crawl]++ })
@@ -98,25 +100,29 @@ func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, 
 			if c == "" {
 				c = schema.DefaultPartition
 			}
-			perFile[filepath.Join(string(tb), "crawl="+c, "part-r1.parquet")] = n
+			perDir[filepath.Join(string(tb), "crawl="+c)] = n
 		}
 	}
+	got := map[string]int64{}
 	for _, p := range walk(t, root) {
+		base := filepath.Base(p)
 		switch {
-		case strings.HasSuffix(p, ".tmp") && strings.HasPrefix(filepath.Base(p), ".part-r1.parquet."):
+		case strings.HasSuffix(p, ".tmp") && strings.HasPrefix(base, ".part-r1"):
 			temps++
-		case strings.HasSuffix(p, ".parquet"):
-			want, ok := perFile[p]
-			if !ok {
+		case strings.HasSuffix(p, ".parquet") && strings.HasPrefix(base, "part-r1"):
+			if _, ok := perDir[filepath.Dir(p)]; !ok {
 				t.Fatalf("unexpected file %s", p)
 			}
-			if n := openFile(t, filepath.Join(root, p)).NumRows(); n != want {
-				t.Fatalf("%s holds %d rows, want %d", p, n, want)
-			}
-			complete++
+			got[filepath.Dir(p)] += openFile(t, filepath.Join(root, p)).NumRows()
 		default:
 			t.Fatalf("unexpected file %s", p)
 		}
+	}
+	for dir, n := range got {
+		if n != perDir[dir] {
+			t.Fatalf("%s holds %d rows, want %d", dir, n, perDir[dir])
+		}
+		complete++
 	}
 	return complete, temps
 }

@@ -26,6 +26,13 @@ const (
 	// group; past it the column falls back to plain pages for the rest of the
 	// row group (high-cardinality columns such as url).
 	DefaultDictionaryBytes = 1 << 20
+	// DefaultFileRowGroups is how many row groups a file holds before the
+	// table goes on in a new file of the same partition. parquet-go keeps
+	// every row group's metadata (column chunks, page indexes) in memory
+	// until the footer is written, about 25 MB per million captures over
+	// all tables; rolling over bounds it whatever the input size, and a
+	// few hundred files per table and crawl read as one dataset.
+	DefaultFileRowGroups = 64
 )
 
 // Options configures a Dataset. The zero value is not valid: Dir and RunID
@@ -58,6 +65,10 @@ type Options struct {
 	// RowGroupBytes is the most uncompressed bytes buffered per row group;
 	// 0 means DefaultRowGroupBytes.
 	RowGroupBytes int64
+	// FileRowGroups is how many full row groups (FileRowGroups *
+	// RowGroupRows rows) a file holds before its partition continues in a
+	// new file, part-<RunID>-<n>.parquet; 0 means DefaultFileRowGroups.
+	FileRowGroups int64
 	// DictionaryBytes is the most bytes of one column's dictionary per row
 	// group; 0 means DefaultDictionaryBytes.
 	DictionaryBytes int64
@@ -76,6 +87,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RowGroupRows == 0 {
 		o.RowGroupRows = DefaultRowGroupRows
+	}
+	if o.FileRowGroups == 0 {
+		o.FileRowGroups = DefaultFileRowGroups
 	}
 	if o.RowGroupBytes == 0 {
 		o.RowGroupBytes = DefaultRowGroupBytes
@@ -106,7 +120,7 @@ func (o Options) Validate() error {
 			errs = append(errs, fmt.Errorf("schema: metadata key %q must be non-empty without white space or '='", k))
 		}
 	}
-	if o.RowGroupRows < 0 || o.RowGroupBytes < 0 || o.DictionaryBytes < 0 {
+	if o.RowGroupRows < 0 || o.RowGroupBytes < 0 || o.DictionaryBytes < 0 || o.FileRowGroups < 0 {
 		errs = append(errs, errors.New("schema: negative row group or dictionary size"))
 	}
 	return errors.Join(errs...)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/parquet-go/parquet-go"
@@ -38,14 +40,17 @@ type TableWriter[T Row] struct {
 	base []parquet.WriterOption // options common to every file of the table
 
 	mu     sync.Mutex
-	parts  map[string]*part[T] // by crawl
+	parts  map[string]*part[T] // by crawl: the file being written
+	full   []*atomicFile       // files rolled over: complete, renamed at Commit
 	rows   int64
 	locals []*LocalWriter[T] // shipped by drain
 }
 
-// part is one file of a table: the rows of one crawl.
+// part is the file of a table's crawl partition being written: the rows of
+// one crawl, from the seq-th file on.
 type part[T Row] struct {
 	crawl string
+	seq   int
 	file  *atomicFile
 	w     *parquet.GenericWriter[T]
 	rows  int64
@@ -136,17 +141,27 @@ func (t *TableWriter[T]) Write(rows []T) error {
 }
 
 // part returns the file of crawl, creating its directory and temporary file
-// on first use. The caller holds t.mu.
+// on first use, and rolling over to a new file when the current one holds
+// Options.FileRowGroups row groups' worth of rows. The caller holds t.mu.
 func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
+	seq := 0
 	if p, ok := t.parts[crawl]; ok {
-		return p, nil
+		o := &t.ds.opts
+		if p.rows < o.FileRowGroups*o.RowGroupRows {
+			return p, nil
+		}
+		if err := p.close(); err != nil {
+			return nil, err
+		}
+		t.full = append(t.full, p.file)
+		seq = p.seq + 1
 	}
 	elem, err := partitionDir(crawl)
 	if err != nil {
 		return nil, fmt.Errorf("%w (table %s)", err, t.name)
 	}
 	dir := filepath.Join(t.ds.root, string(t.name), elem)
-	final := filepath.Join(dir, "part-"+t.ds.opts.RunID+".parquet")
+	final := filepath.Join(dir, partName(t.ds.opts.RunID, seq))
 	if !within(t.ds.root, final) {
 		return nil, fmt.Errorf("%w: %s is outside %s", ErrUnsafeName, final, t.ds.root)
 	}
@@ -158,9 +173,48 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 		return nil, err
 	}
 	opts := append(append([]parquet.WriterOption(nil), t.base...), fileMetadata(&t.ds.opts, t.name, crawl)...)
-	p := &part[T]{crawl: crawl, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
+	p := &part[T]{crawl: crawl, seq: seq, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
 	t.parts[crawl] = p
 	return p, nil
+}
+
+// partName is the name of a partition's seq-th file of a run:
+// part-<run id>.parquet, then part-<run id>-1.parquet, -2, ...
+func partName(runID string, seq int) string {
+	if seq == 0 {
+		return "part-" + runID + ".parquet"
+	}
+	return "part-" + runID + "-" + strconv.Itoa(seq) + ".parquet"
+}
+
+// isPartName reports whether name is one of run id's file names.
+func isPartName(name, runID string) bool {
+	rest, ok := strings.CutPrefix(name, "part-"+runID)
+	if !ok {
+		return false
+	}
+	if rest == ".parquet" {
+		return true
+	}
+	digits, ok := strings.CutSuffix(rest, ".parquet")
+	if !ok || len(digits) < 2 || digits[0] != '-' {
+		return false
+	}
+	for _, c := range digits[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// close writes the footer of p's file and syncs it; the file is renamed
+// into place at Commit with the others.
+func (p *part[T]) close() error {
+	if err := p.w.Close(); err != nil {
+		return fmt.Errorf("schema: writing footer of %s: %w", p.file.final, err)
+	}
+	return p.file.sync()
 }
 
 // write encodes rows and ends the row group early when its buffered size
@@ -218,24 +272,21 @@ func (t *TableWriter[T]) ensureFile(crawl string) error {
 	return err
 }
 
-// files returns the table's files in crawl order.
+// files returns the table's files: those rolled over, in the order they
+// filled, then the current one of each crawl in crawl order.
 func (t *TableWriter[T]) files() []*atomicFile {
 	cs := t.sortedCrawls()
-	fs := make([]*atomicFile, len(cs))
-	for i, c := range cs {
-		fs[i] = t.parts[c].file
+	fs := append(make([]*atomicFile, 0, len(t.full)+len(cs)), t.full...)
+	for _, c := range cs {
+		fs = append(fs, t.parts[c].file)
 	}
 	return fs
 }
 
-// finish writes every file's footer and syncs and closes it.
+// finish writes the footer of every crawl's current file and syncs it.
 func (t *TableWriter[T]) finish() error {
 	for _, c := range t.sortedCrawls() {
-		p := t.parts[c]
-		if err := p.w.Close(); err != nil {
-			return fmt.Errorf("schema: writing footer of %s: %w", p.file.final, err)
-		}
-		if err := p.file.sync(); err != nil {
+		if err := t.parts[c].close(); err != nil {
 			return err
 		}
 	}
