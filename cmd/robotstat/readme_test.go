@@ -118,8 +118,13 @@ func TestReadmeCheckExample(t *testing.T) {
 // TestReadmeExitCodes keeps the README's exit code table equal to --help's.
 func TestReadmeExitCodes(t *testing.T) {
 	doc := readme(t)
+	_, section, ok := strings.Cut(doc, "\n## Exit codes\n")
+	if !ok {
+		t.Fatal("no Exit codes section in the README")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
 	var readmeCodes, helpCodes []string
-	for _, m := range regexp.MustCompile(`(?m)^\| (\d+) \|`).FindAllStringSubmatch(doc, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^\| (\d+) \|`).FindAllStringSubmatch(section, -1) {
 		readmeCodes = append(readmeCodes, m[1])
 	}
 	for _, m := range regexp.MustCompile(`(?m)^  (\d+) `).FindAllStringSubmatch(exitCodeHelp, -1) {
