@@ -74,7 +74,7 @@ func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []s
 	}
 	for _, tb := range tables {
 		var keys []schema.Key
-		forEachKey(rows, tb, func(k schema.Key) { keys = append(keys, k) })
+		rows.ForEachKey(tb, func(k schema.Key) { keys = append(keys, k) })
 		for c := range crawls(keys) {
 			dir := "crawl=" + c
 			if c == "" {
@@ -85,43 +85,6 @@ func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []s
 	}
 	sort.Strings(want)
 	return want
-}
-
-func forEachKey(r *schematest.Rows, t schema.TableName, f func(schema.Key)) {
-	switch t {
-	case schema.Captures:
-		for _, x := range r.Captures {
-			f(x.Key)
-		}
-	case schema.Groups:
-		for _, x := range r.Groups {
-			f(x.Key)
-		}
-	case schema.Agents:
-		for _, x := range r.Agents {
-			f(x.Key)
-		}
-	case schema.Bots:
-		for _, x := range r.Bots {
-			f(x.Key)
-		}
-	case schema.Directives:
-		for _, x := range r.Directives {
-			f(x.Key)
-		}
-	case schema.Rules:
-		for _, x := range r.Rules {
-			f(x.Key)
-		}
-	case schema.Sitemaps:
-		for _, x := range r.Sitemaps {
-			f(x.Key)
-		}
-	case schema.Diagnostics:
-		for _, x := range r.Diagnostics {
-			f(x.Key)
-		}
-	}
 }
 
 // readBack reads every file of table with parquet-go and checks that each

@@ -95,7 +95,7 @@ func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, 
 	perDir := map[string]int64{}
 	for _, tb := range schema.AllTables() {
 		counts := map[string]int64{}
-		forEachKey(rows, tb, func(k schema.Key) { counts[k.Crawl]++ })
+		rows.ForEachKey(tb, func(k schema.Key) { counts[k.Crawl]++ })
 		for c, n := range counts {
 			if c == "" {
 				c = schema.DefaultPartition

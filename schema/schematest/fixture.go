@@ -205,3 +205,41 @@ func Capture(i int) schema.CaptureRow {
 	}
 	return c
 }
+
+// ForEachKey calls f with the Key of every row of table t, in order.
+func (r *Rows) ForEachKey(t schema.TableName, f func(schema.Key)) {
+	switch t {
+	case schema.Captures:
+		for _, x := range r.Captures {
+			f(x.Key)
+		}
+	case schema.Groups:
+		for _, x := range r.Groups {
+			f(x.Key)
+		}
+	case schema.Agents:
+		for _, x := range r.Agents {
+			f(x.Key)
+		}
+	case schema.Bots:
+		for _, x := range r.Bots {
+			f(x.Key)
+		}
+	case schema.Directives:
+		for _, x := range r.Directives {
+			f(x.Key)
+		}
+	case schema.Rules:
+		for _, x := range r.Rules {
+			f(x.Key)
+		}
+	case schema.Sitemaps:
+		for _, x := range r.Sitemaps {
+			f(x.Key)
+		}
+	case schema.Diagnostics:
+		for _, x := range r.Diagnostics {
+			f(x.Key)
+		}
+	}
+}

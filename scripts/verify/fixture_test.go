@@ -100,45 +100,8 @@ func writeDataset(o schema.Options, rows *schematest.Rows) error {
 // crawlCounts returns how many rows of table t each crawl has in rows.
 func crawlCounts(rows *schematest.Rows, t schema.TableName) map[string]int {
 	m := map[string]int{}
-	forEachKey(rows, t, func(k schema.Key) { m[k.Crawl]++ })
+	rows.ForEachKey(t, func(k schema.Key) { m[k.Crawl]++ })
 	return m
-}
-
-func forEachKey(r *schematest.Rows, t schema.TableName, f func(schema.Key)) {
-	switch t {
-	case schema.Captures:
-		for _, x := range r.Captures {
-			f(x.Key)
-		}
-	case schema.Groups:
-		for _, x := range r.Groups {
-			f(x.Key)
-		}
-	case schema.Agents:
-		for _, x := range r.Agents {
-			f(x.Key)
-		}
-	case schema.Bots:
-		for _, x := range r.Bots {
-			f(x.Key)
-		}
-	case schema.Directives:
-		for _, x := range r.Directives {
-			f(x.Key)
-		}
-	case schema.Rules:
-		for _, x := range r.Rules {
-			f(x.Key)
-		}
-	case schema.Sitemaps:
-		for _, x := range r.Sitemaps {
-			f(x.Key)
-		}
-	case schema.Diagnostics:
-		for _, x := range r.Diagnostics {
-			f(x.Key)
-		}
-	}
 }
 
 // partition returns the directory name of crawl's partition.
