@@ -57,6 +57,14 @@
 // process leaves only hidden temporary files, which the next commit of the
 // same run id removes. No reader ever sees a truncated *.parquet file.
 //
+// # Reading
+//
+// [TableFiles] lists a table's complete files under a root (never the
+// hidden temporary ones) and [ReadFile] streams a file's rows of type T in
+// batches, decoding only the columns asked for; robotstat report reads
+// through them. [ReadFileInfo] returns what a file's footer says about it
+// (rows, robotstat version, options).
+//
 // # Deviations
 //
 // Partition directories are created only for crawls that have rows, so
