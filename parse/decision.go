@@ -1,5 +1,7 @@
 package parse
 
+import "bytes"
+
 // Reason says why a Decision came out as it did.
 type Reason uint8
 
@@ -107,13 +109,7 @@ func (r *Robots) DecideSet(id SetID, m Match, url string) Decision {
 		if head&o.mask != o.prefix {
 			continue
 		}
-		ru := &r.rules[o.rule]
-		pat := ru.Pattern
-		anchored := pat[len(pat)-1] == '$'
-		if anchored {
-			pat = pat[:len(pat)-1]
-		}
-		if matchPattern(pat, path, anchored) {
+		if ru := &r.rules[o.rule]; ru.matches(path) {
 			d.Allowed, d.Reason, d.Rule = o.allow, ReasonRule, ru
 			return d
 		}
@@ -130,7 +126,12 @@ func MatchPath(ru *Rule, url string) bool {
 		return false
 	}
 	var buf [pathBufSize]byte
-	path := normalisedPath(buf[:0], stringBytes(url))
+	return ru.matches(normalisedPath(buf[:0], stringBytes(url)))
+}
+
+// matches reports whether the rule's non-empty pattern matches a normalised
+// path.
+func (ru *Rule) matches(path []byte) bool {
 	pat := ru.Pattern
 	anchored := pat[len(pat)-1] == '$'
 	if anchored {
@@ -145,33 +146,30 @@ func MatchPath(ru *Rule, url string) bool {
 // absolute URL with no path yields "" (meaning "/"). The result aliases url.
 func PathOf(url []byte) []byte {
 	u := url
-	if len(u) > 0 && u[0] != '/' || len(u) > 1 && u[0] == '/' && u[1] == '/' {
-		// scheme://authority or //authority
-		i := indexString(u, "://")
-		switch {
-		case i >= 0 && isScheme(u[:i]):
-			u = u[i+3:]
-		case len(u) > 1 && u[0] == '/' && u[1] == '/':
-			u = u[2:]
-		default:
-			u = nil // relative reference: handled by the caller as a path
-		}
-		if u != nil {
-			j := 0
-			for j < len(u) && u[j] != '/' && u[j] != '?' && u[j] != '#' {
-				j++
-			}
-			u = u[j:]
-		} else {
-			u = url
+	switch {
+	case len(u) > 1 && u[0] == '/' && u[1] == '/': // //authority/path
+		u = afterAuthority(u[2:])
+	case len(u) > 0 && u[0] != '/': // scheme://authority/path, else a relative path
+		if i := bytes.Index(u, schemeSep); i >= 0 && isScheme(u[:i]) {
+			u = afterAuthority(u[i+len(schemeSep):])
 		}
 	}
-	for i, c := range u {
-		if c == '#' {
-			return u[:i]
-		}
+	if i := bytes.IndexByte(u, '#'); i >= 0 {
+		u = u[:i]
 	}
 	return u
+}
+
+var schemeSep = []byte("://")
+
+// afterAuthority returns what follows the authority at the start of u.
+func afterAuthority(u []byte) []byte {
+	for i, c := range u {
+		if c == '/' || c == '?' || c == '#' {
+			return u[i:]
+		}
+	}
+	return u[len(u):]
 }
 
 func isScheme(s []byte) bool {
@@ -187,15 +185,6 @@ func isScheme(s []byte) bool {
 		}
 	}
 	return true
-}
-
-func indexString(b []byte, s string) int {
-	for i := 0; i+len(s) <= len(b); i++ {
-		if string(b[i:i+len(s)]) == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // normalisedPath returns the normalised path of url (see pattern.go),

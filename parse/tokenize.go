@@ -24,9 +24,6 @@ func NewParser(opts Options) *Parser {
 	return &Parser{opts: opts, keyBuf: make([]byte, 0, 64)}
 }
 
-// Options returns the options the Parser was made with.
-func (p *Parser) Options() Options { return p.opts }
-
 // Parse tokenizes body and reports every line to h. It never fails: content
 // that is not robots.txt (HTML, binary, prose) is reported as LineInvalid or
 // LineControl lines. Only the first Options.Limit bytes are parsed; a line
