@@ -112,7 +112,7 @@ type analyzeRun struct {
 	rows     []*stats.Rows
 	out      []*localTables
 	// counts per worker, summed at the end
-	outcomes []map[string]int64
+	outcomes []outcomeCounts
 }
 
 // flushRows is how many rows a worker buffers before handing them to its
@@ -272,7 +272,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		run.analyzer = append(run.analyzer, a)
 		run.rows = append(run.rows, &stats.Rows{})
 		run.out = append(run.out, newLocalTables(ds))
-		run.outcomes = append(run.outcomes, map[string]int64{})
+		run.outcomes = append(run.outcomes, outcomeCounts{})
 	}
 	start := time.Now()
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
@@ -306,9 +306,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return err
 	}
 	outcomes := map[string]int64{}
-	for _, o := range run.outcomes {
-		for k, v := range o {
-			outcomes[k] += v
+	for _, c := range run.outcomes {
+		for i, o := range outcomeOrder {
+			outcomes[o.value] += c[i]
 		}
 	}
 	res := analyzeResult{
@@ -360,7 +360,7 @@ func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
 	before := len(rows.Captures)
 	r.analyzer[w].Analyze(c, rows)
 	for _, cr := range rows.Captures[before:] {
-		r.outcomes[w][cr.Outcome]++
+		r.outcomes[w].add(cr.Outcome)
 	}
 	if rows.Len() >= flushRows {
 		return r.flush(w)
@@ -415,36 +415,39 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 	}
 	fmt.Fprintf(w, "robotstat: read %s: %s\n", what, line)
 	var parts []string
-	for _, k := range []string{schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeRedirect} {
-		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[k], outcomeLabel[k]))
+	for _, o := range outcomeOrder {
+		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
 	}
 	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
-	names := make([]string, 0, len(r.Tables))
-	for k := range r.Tables {
-		names = append(names, k)
-	}
-	sort.Slice(names, func(i, j int) bool { return tableOrder(names[i]) < tableOrder(names[j]) })
 	var rows []string
-	for _, k := range names {
-		rows = append(rows, k+" "+strconv.FormatInt(r.Tables[k], 10))
+	for _, t := range schema.AllTables() {
+		if n, ok := r.Tables[string(t)]; ok {
+			rows = append(rows, string(t)+" "+strconv.FormatInt(n, 10))
+		}
 	}
 	fmt.Fprintf(w, "robotstat: wrote %s (rows: %s); next: robotstat report %s\n", r.Out, strings.Join(rows, ", "), r.Out)
 }
 
-var outcomeLabel = map[string]string{
-	schema.OutcomeParsed:      "parsed",
-	schema.OutcomeUnavailable: "unavailable (4xx, allow all)",
-	schema.OutcomeUnreachable: "unreachable (5xx, disallow all)",
-	schema.OutcomeRedirect:    "redirects",
+// outcomeOrder lists the values of captures.outcome in the order the
+// summary prints them, with their labels.
+var outcomeOrder = [...]struct{ value, label string }{
+	{schema.OutcomeParsed, "parsed"},
+	{schema.OutcomeUnavailable, "unavailable (4xx, allow all)"},
+	{schema.OutcomeUnreachable, "unreachable (5xx, disallow all)"},
+	{schema.OutcomeRedirect, "redirects"},
 }
 
-func tableOrder(name string) int {
-	for i, t := range schema.AllTables() {
-		if string(t) == name {
-			return i
+// outcomeCounts counts captures by outcome, indexed like outcomeOrder: a
+// worker adds one per capture, so it is an array, not a map.
+type outcomeCounts [len(outcomeOrder)]int64
+
+func (c *outcomeCounts) add(outcome string) {
+	for i := range outcomeOrder {
+		if outcomeOrder[i].value == outcome {
+			c[i]++
+			return
 		}
 	}
-	return len(name)
 }
 
 // memoryLimit returns the soft heap limit analyze sets (0: none). The live

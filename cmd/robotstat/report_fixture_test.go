@@ -212,12 +212,7 @@ func writeReportFixture(t testing.TB, dir string) map[string]int64 {
 			cr := &rows.Captures[before]
 			cr.Rank = ranks[cr.Host]
 		}
-		for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-			ds.Bots().Write(rows.Bots), ds.Directives().Write(rows.Directives)} {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeRows(t, ds, &rows)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)

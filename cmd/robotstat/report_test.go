@@ -53,16 +53,22 @@ func writeSites(t *testing.T, sites []reportSite) string {
 		a.Analyze(c, &rows)
 		rows.Captures[before].Rank = s.rank
 	}
+	writeRows(t, ds, &rows)
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writeRows hands the default tables' rows to ds.
+func writeRows(t testing.TB, ds *schema.Dataset, rows *stats.Rows) {
+	t.Helper()
 	for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
 		ds.Bots().Write(rows.Bots), ds.Directives().Write(rows.Directives)} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := ds.Commit(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // squash collapses runs of spaces, so expectations do not depend on column
