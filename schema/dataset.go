@@ -63,7 +63,6 @@ const (
 type committer interface {
 	lock()
 	unlock()
-	tableName() TableName
 	drain() error
 	sortedCrawls() []string
 	ensureFile(crawl string) error
