@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -96,7 +97,9 @@ func TableFiles(root string, t TableName) ([]File, error) {
 // parsePartitionDir is partitionDir's inverse: it returns the crawl a
 // partition folder stands for ("" for the default partition) and whether
 // name is a partition folder at all. %XX escapes are decoded as DuckDB and
-// Arrow decode them; a malformed escape is kept as written.
+// Arrow decode them: each escape on its own, a malformed one kept as
+// written. (Hence not url.PathUnescape, which rejects the whole name when
+// one escape is malformed.)
 func parsePartitionDir(name string) (string, bool) {
 	v, ok := strings.CutPrefix(name, "crawl=")
 	if !ok {
@@ -111,10 +114,8 @@ func parsePartitionDir(name string) (string, bool) {
 	b := make([]byte, 0, len(v))
 	for i := 0; i < len(v); i++ {
 		if v[i] == '%' && i+2 < len(v) {
-			hi, ok1 := unhex(v[i+1])
-			lo, ok2 := unhex(v[i+2])
-			if ok1 && ok2 {
-				b = append(b, hi<<4|lo)
+			if c, err := strconv.ParseUint(v[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(c))
 				i += 2
 				continue
 			}
@@ -122,18 +123,6 @@ func parsePartitionDir(name string) (string, bool) {
 		b = append(b, v[i])
 	}
 	return string(b), true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // FileInfo is what a file's footer says about it.
