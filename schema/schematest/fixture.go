@@ -56,25 +56,9 @@ func Range(from, to int) *Rows {
 
 // Count returns how many rows of table t the fixture holds.
 func (r *Rows) Count(t schema.TableName) int {
-	switch t {
-	case schema.Captures:
-		return len(r.Captures)
-	case schema.Groups:
-		return len(r.Groups)
-	case schema.Agents:
-		return len(r.Agents)
-	case schema.Bots:
-		return len(r.Bots)
-	case schema.Directives:
-		return len(r.Directives)
-	case schema.Rules:
-		return len(r.Rules)
-	case schema.Sitemaps:
-		return len(r.Sitemaps)
-	case schema.Diagnostics:
-		return len(r.Diagnostics)
-	}
-	return 0
+	n := 0
+	r.ForEachKey(t, func(schema.Key) { n++ })
+	return n
 }
 
 // Write writes every table's rows to ds in batches of batch rows (all of
