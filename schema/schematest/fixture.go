@@ -8,6 +8,7 @@
 package schematest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -64,7 +65,7 @@ func (r *Rows) Count(t schema.TableName) int {
 // Write writes every table's rows to ds in batches of batch rows (all of
 // them at once when batch <= 0). It does not commit.
 func (r *Rows) Write(ds *schema.Dataset, batch int) error {
-	return firstErr(
+	return cmp.Or(
 		write(ds.Captures(), r.Captures, batch),
 		write(ds.Groups(), r.Groups, batch),
 		write(ds.Agents(), r.Agents, batch),
@@ -86,15 +87,6 @@ func write[T schema.Row](w *schema.TableWriter[T], rows []T, batch int) error {
 			return err
 		}
 		rows = rows[n:]
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }
