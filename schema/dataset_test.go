@@ -401,16 +401,12 @@ func TestRowGroups(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ds := create(t, tt.opts)
-			batch := make([]schema.CaptureRow, 0, 100)
-			for i := range tt.rows {
-				c := schematest.Capture(i * len(schematest.Crawls)) // all in the first crawl
-				batch = append(batch, c)
-				if len(batch) == cap(batch) {
-					if err := ds.Captures().Write(batch); err != nil {
-						t.Fatal(err)
-					}
-					batch = batch[:0]
-				}
+			rows := make([]schema.CaptureRow, tt.rows)
+			for i := range rows {
+				rows[i] = schematest.Capture(i * len(schematest.Crawls)) // all in the first crawl
+			}
+			if err := schematest.WriteBatches(ds.Captures(), rows, 100); err != nil {
+				t.Fatal(err)
 			}
 			if err := ds.Commit(context.Background()); err != nil {
 				t.Fatal(err)

@@ -66,18 +66,21 @@ func (r *Rows) Count(t schema.TableName) int {
 // them at once when batch <= 0). It does not commit.
 func (r *Rows) Write(ds *schema.Dataset, batch int) error {
 	return cmp.Or(
-		write(ds.Captures(), r.Captures, batch),
-		write(ds.Groups(), r.Groups, batch),
-		write(ds.Agents(), r.Agents, batch),
-		write(ds.Bots(), r.Bots, batch),
-		write(ds.Directives(), r.Directives, batch),
-		write(ds.Rules(), r.Rules, batch),
-		write(ds.Sitemaps(), r.Sitemaps, batch),
-		write(ds.Diagnostics(), r.Diagnostics, batch),
+		WriteBatches(ds.Captures(), r.Captures, batch),
+		WriteBatches(ds.Groups(), r.Groups, batch),
+		WriteBatches(ds.Agents(), r.Agents, batch),
+		WriteBatches(ds.Bots(), r.Bots, batch),
+		WriteBatches(ds.Directives(), r.Directives, batch),
+		WriteBatches(ds.Rules(), r.Rules, batch),
+		WriteBatches(ds.Sitemaps(), r.Sitemaps, batch),
+		WriteBatches(ds.Diagnostics(), r.Diagnostics, batch),
 	)
 }
 
-func write[T schema.Row](w *schema.TableWriter[T], rows []T, batch int) error {
+// WriteBatches writes rows to w, a *schema.TableWriter or a
+// *schema.LocalWriter, in batches of batch rows (all of them at once when
+// batch <= 0), and returns the first error.
+func WriteBatches[T schema.Row](w interface{ Write([]T) error }, rows []T, batch int) error {
 	if batch <= 0 {
 		batch = max(len(rows), 1)
 	}
