@@ -389,20 +389,14 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 	}
 	// page index: column indexes, then offset indexes
 	for c := range cols {
-		b, err := thrift.Marshal(new(thrift.CompactProtocol), &cidx[c])
-		if err != nil {
+		if cols[c].ColumnIndexOffset, cols[c].ColumnIndexLength, err = writeThrift(out, base, &cidx[c]); err != nil {
 			return err
 		}
-		cols[c].ColumnIndexOffset, cols[c].ColumnIndexLength = int64(out.Len()-base), int32(len(b))
-		out.Write(b)
 	}
 	for c := range cols {
-		b, err := thrift.Marshal(new(thrift.CompactProtocol), &oidx[c])
-		if err != nil {
+		if cols[c].OffsetIndexOffset, cols[c].OffsetIndexLength, err = writeThrift(out, base, &oidx[c]); err != nil {
 			return err
 		}
-		cols[c].OffsetIndexOffset, cols[c].OffsetIndexLength = int64(out.Len()-base), int32(len(b))
-		out.Write(b)
 	}
 	fm := format.FileMetaData{
 		Version:   meta.Version,
@@ -415,14 +409,25 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 		}},
 		ColumnOrders: meta.ColumnOrders,
 	}
-	b, err := thrift.Marshal(new(thrift.CompactProtocol), &fm)
+	_, n, err := writeThrift(out, base, &fm)
 	if err != nil {
 		return err
 	}
-	out.Write(b)
-	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(b))))
+	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(n)))
 	out.WriteString("PAR1")
 	return nil
+}
+
+// writeThrift appends v to out in thrift's compact encoding and returns
+// where it starts, counted from base, and its length.
+func writeThrift(out *bytes.Buffer, base int, v any) (offset int64, length int32, err error) {
+	b, err := thrift.Marshal(new(thrift.CompactProtocol), v)
+	if err != nil {
+		return 0, 0, err
+	}
+	offset = int64(out.Len() - base)
+	out.Write(b)
+	return offset, int32(len(b)), nil
 }
 
 func nonNil(b []byte) []byte {
@@ -442,11 +447,9 @@ func (e *botsEncoder) writePage(out *bytes.Buffer, codec compress.Codec, h forma
 	}
 	h.UncompressedPageSize = int32(len(levels) + len(values))
 	h.CompressedPageSize = int32(len(levels) + len(e.page))
-	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
-	if err != nil {
+	if _, _, err := writeThrift(out, 0, &h); err != nil {
 		return err
 	}
-	out.Write(hb)
 	out.Write(levels)
 	out.Write(e.page)
 	e.uncompressedExtra += int64(len(values) - len(e.page))
