@@ -62,25 +62,23 @@ func walk(t *testing.T, root string) []string {
 	return files
 }
 
+// partition returns the folder of a fixture crawl's partition (fixture
+// crawls need no escaping).
+func partition(crawl string) string {
+	if crawl == "" {
+		return "crawl=" + schema.DefaultPartition
+	}
+	return "crawl=" + crawl
+}
+
 // wantFiles returns the files a committed fixture dataset must hold.
 func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []string {
 	var want []string
-	crawls := func(keys []schema.Key) map[string]bool {
-		m := map[string]bool{}
-		for _, k := range keys {
-			m[k.Crawl] = true
-		}
-		return m
-	}
 	for _, tb := range tables {
-		var keys []schema.Key
-		rows.ForEachKey(tb, func(k schema.Key) { keys = append(keys, k) })
-		for c := range crawls(keys) {
-			dir := "crawl=" + c
-			if c == "" {
-				dir = "crawl=" + schema.DefaultPartition
-			}
-			want = append(want, filepath.Join(string(tb), dir, "part-"+run+".parquet"))
+		crawls := map[string]bool{}
+		rows.ForEachKey(tb, func(k schema.Key) { crawls[k.Crawl] = true })
+		for c := range crawls {
+			want = append(want, filepath.Join(string(tb), partition(c), "part-"+run+".parquet"))
 		}
 	}
 	sort.Strings(want)
@@ -97,10 +95,7 @@ func readBack[T schema.Row](t *testing.T, root string, table schema.TableName, w
 		byCrawl[crawlOf(r)] = append(byCrawl[crawlOf(r)], r)
 	}
 	for crawl, rows := range byCrawl {
-		dir := "crawl=" + crawl
-		if crawl == "" {
-			dir = "crawl=" + schema.DefaultPartition
-		}
+		dir := partition(crawl)
 		got, err := parquet.ReadFile[T](filepath.Join(root, string(table), dir, "part-run1.parquet"))
 		if err != nil {
 			t.Fatalf("%s %s: %v", table, dir, err)
