@@ -51,9 +51,6 @@ type botsEncoder struct {
 	full    bool   // a dictionary passed its limit: ship before adding more
 	buf     []byte // scratch for page encoding
 	page    []byte
-	// uncompressedExtra is what compression saved in the pages written for
-	// the current column, for its total_uncompressed_size.
-	uncompressedExtra int64
 }
 
 // Leaf columns of BotRow in schema order.
@@ -266,7 +263,7 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 	var cols [botsColumns]format.ColumnChunk
 	var cidx [botsColumns]format.ColumnIndex
 	var oidx [botsColumns]format.OffsetIndex
-	var total int64
+	var total, compressed int64
 	for c := range botsColumns {
 		el := &meta.Schema[c+1]
 		cc := &cols[c]
@@ -291,6 +288,7 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 		md.Statistics.NullCount = nulls
 		start := int64(out.Len() - base)
 		cc.FileOffset = start
+		var saved int64 // by compressing the column's pages, for total_uncompressed_size
 		var minV, maxV []byte
 		var encoding format.Encoding
 		if c == bcRootAllowed {
@@ -331,14 +329,15 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 				minV, maxV = []byte(lo), []byte(hi)
 			}
 			md.DictionaryPageOffset = start
-			if err := e.writePage(out, codec, format.PageHeader{
+			n, err := e.writePage(out, codec, format.PageHeader{
 				Type:                 format.DictionaryPage,
 				DictionaryPageHeader: thrift.New(format.DictionaryPageHeader{NumValues: int32(len(d.values)), Encoding: format.Plain}),
-			}, nil, e.buf); err != nil {
+			}, nil, e.buf)
+			if err != nil {
 				return err
 			}
+			saved += n
 			md.DataPageOffset = int64(out.Len() - base)
-			var err error
 			if e.buf, err = (&rle.DictionaryEncoding{}).EncodeInt32(e.buf[:0], d.ids); err != nil {
 				return fmt.Errorf("schema: encoding bots column %s: %w", el.Name, err)
 			}
@@ -351,20 +350,21 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 			}
 		}
 		dataStart := int64(out.Len() - base)
-		if err := e.writePage(out, codec, format.PageHeader{
+		n, err := e.writePage(out, codec, format.PageHeader{
 			Type: format.DataPageV2,
 			DataPageHeaderV2: thrift.New(format.DataPageHeaderV2{
 				NumValues: int32(e.rows), NumNulls: int32(nulls), NumRows: int32(e.rows),
 				Encoding: encoding, DefinitionLevelsByteLength: int32(len(levels)),
 				IsCompressed: thrift.New(true),
 			}),
-		}, levels, e.buf); err != nil {
+		}, levels, e.buf)
+		if err != nil {
 			return err
 		}
+		saved += n
 		end := int64(out.Len() - base)
 		md.TotalCompressedSize = end - start
-		md.TotalUncompressedSize = md.TotalCompressedSize + e.uncompressedExtra
-		e.uncompressedExtra = 0
+		md.TotalUncompressedSize = md.TotalCompressedSize + saved
 		md.Statistics.MinValue, md.Statistics.MaxValue = minV, maxV
 		if c == bcRootAllowed {
 			md.EncodingStats = []format.PageEncodingStats{{PageType: format.DataPageV2, Encoding: format.Plain, Count: 1}}
@@ -382,27 +382,18 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 		}
 		oidx[c] = format.OffsetIndex{PageLocations: []format.PageLocation{{Offset: dataStart, CompressedPageSize: int32(end - dataStart)}}}
 		total += md.TotalUncompressedSize
-	}
-	var compressed int64
-	for c := range cols {
-		compressed += cols[c].MetaData.TotalCompressedSize
+		compressed += md.TotalCompressedSize
 	}
 	// page index: column indexes, then offset indexes
 	for c := range cols {
-		b, err := thrift.Marshal(new(thrift.CompactProtocol), &cidx[c])
-		if err != nil {
+		if cols[c].ColumnIndexOffset, cols[c].ColumnIndexLength, err = writeThrift(out, base, &cidx[c]); err != nil {
 			return err
 		}
-		cols[c].ColumnIndexOffset, cols[c].ColumnIndexLength = int64(out.Len()-base), int32(len(b))
-		out.Write(b)
 	}
 	for c := range cols {
-		b, err := thrift.Marshal(new(thrift.CompactProtocol), &oidx[c])
-		if err != nil {
+		if cols[c].OffsetIndexOffset, cols[c].OffsetIndexLength, err = writeThrift(out, base, &oidx[c]); err != nil {
 			return err
 		}
-		cols[c].OffsetIndexOffset, cols[c].OffsetIndexLength = int64(out.Len()-base), int32(len(b))
-		out.Write(b)
 	}
 	fm := format.FileMetaData{
 		Version:   meta.Version,
@@ -415,14 +406,25 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 		}},
 		ColumnOrders: meta.ColumnOrders,
 	}
-	b, err := thrift.Marshal(new(thrift.CompactProtocol), &fm)
+	_, n, err := writeThrift(out, base, &fm)
 	if err != nil {
 		return err
 	}
-	out.Write(b)
-	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(b))))
+	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(n)))
 	out.WriteString("PAR1")
 	return nil
+}
+
+// writeThrift appends v to out in thrift's compact encoding and returns
+// where it starts, counted from base, and its length.
+func writeThrift(out *bytes.Buffer, base int, v any) (offset int64, length int32, err error) {
+	b, err := thrift.Marshal(new(thrift.CompactProtocol), v)
+	if err != nil {
+		return 0, 0, err
+	}
+	offset = int64(out.Len() - base)
+	out.Write(b)
+	return offset, int32(len(b)), nil
 }
 
 func nonNil(b []byte) []byte {
@@ -433,22 +435,20 @@ func nonNil(b []byte) []byte {
 }
 
 // writePage writes a page header and body: levels (uncompressed, data page
-// v2) followed by values compressed with codec.
-func (e *botsEncoder) writePage(out *bytes.Buffer, codec compress.Codec, h format.PageHeader, levels, values []byte) error {
+// v2) followed by values compressed with codec. It returns how many bytes
+// compression saved.
+func (e *botsEncoder) writePage(out *bytes.Buffer, codec compress.Codec, h format.PageHeader, levels, values []byte) (int64, error) {
 	var err error
 	e.page, err = codec.Encode(e.page[:0], values)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	h.UncompressedPageSize = int32(len(levels) + len(values))
 	h.CompressedPageSize = int32(len(levels) + len(e.page))
-	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
-	if err != nil {
-		return err
+	if _, _, err := writeThrift(out, 0, &h); err != nil {
+		return 0, err
 	}
-	out.Write(hb)
 	out.Write(levels)
 	out.Write(e.page)
-	e.uncompressedExtra += int64(len(values) - len(e.page))
-	return nil
+	return int64(len(values) - len(e.page)), nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -63,7 +64,6 @@ const (
 type committer interface {
 	lock()
 	unlock()
-	tableName() TableName
 	drain() error
 	sortedCrawls() []string
 	ensureFile(crawl string) error
@@ -91,42 +91,26 @@ func Create(opts Options) (*Dataset, error) {
 		return nil, fmt.Errorf("schema: zstd: %w", err)
 	}
 	d := &Dataset{opts: opts, root: root, codec: codec}
-	for _, t := range opts.Tables {
-		switch t {
-		case Captures:
-			d.captures = newTableWriter[CaptureRow](d, t)
-		case Groups:
-			d.groups = newTableWriter[GroupRow](d, t)
-		case Agents:
-			d.agents = newTableWriter[AgentRow](d, t)
-		case Bots:
-			d.bots = newTableWriter[BotRow](d, t)
-		case Directives:
-			d.directives = newTableWriter[DirectiveRow](d, t)
-		case Rules:
-			d.rules = newTableWriter[RuleRow](d, t)
-		case Sitemaps:
-			d.sitemaps = newTableWriter[SitemapRow](d, t)
-		case Diagnostics:
-			d.diagnostics = newTableWriter[DiagnosticRow](d, t)
-		}
-	}
-	// Typed nil pointers must not become non-nil interfaces: add only the
-	// enabled tables, in AllTables order.
-	add := func(c committer, enabled bool) {
-		if enabled {
-			d.tables = append(d.tables, c)
-		}
-	}
-	add(d.captures, d.captures != nil)
-	add(d.groups, d.groups != nil)
-	add(d.agents, d.agents != nil)
-	add(d.bots, d.bots != nil)
-	add(d.directives, d.directives != nil)
-	add(d.rules, d.rules != nil)
-	add(d.sitemaps, d.sitemaps != nil)
-	add(d.diagnostics, d.diagnostics != nil)
+	enable(d, Captures, &d.captures)
+	enable(d, Groups, &d.groups)
+	enable(d, Agents, &d.agents)
+	enable(d, Bots, &d.bots)
+	enable(d, Directives, &d.directives)
+	enable(d, Rules, &d.rules)
+	enable(d, Sitemaps, &d.sitemaps)
+	enable(d, Diagnostics, &d.diagnostics)
 	return d, nil
+}
+
+// enable sets *w to a writer of table t and adds it to d.tables if t is one
+// of d's tables; otherwise *w stays nil (and no typed nil pointer becomes a
+// non-nil committer). Create calls it in AllTables order, which is the
+// order Commit goes through the tables.
+func enable[T Row](d *Dataset, t TableName, w **TableWriter[T]) {
+	if slices.Contains(d.opts.Tables, t) {
+		*w = newTableWriter[T](d, t)
+		d.tables = append(d.tables, *w)
+	}
 }
 
 // Root returns the dataset's root directory, absolute.

@@ -62,25 +62,23 @@ func walk(t *testing.T, root string) []string {
 	return files
 }
 
+// partition returns the folder of a fixture crawl's partition (fixture
+// crawls need no escaping).
+func partition(crawl string) string {
+	if crawl == "" {
+		return "crawl=" + schema.DefaultPartition
+	}
+	return "crawl=" + crawl
+}
+
 // wantFiles returns the files a committed fixture dataset must hold.
 func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []string {
 	var want []string
-	crawls := func(keys []schema.Key) map[string]bool {
-		m := map[string]bool{}
-		for _, k := range keys {
-			m[k.Crawl] = true
-		}
-		return m
-	}
 	for _, tb := range tables {
-		var keys []schema.Key
-		rows.ForEachKey(tb, func(k schema.Key) { keys = append(keys, k) })
-		for c := range crawls(keys) {
-			dir := "crawl=" + c
-			if c == "" {
-				dir = "crawl=" + schema.DefaultPartition
-			}
-			want = append(want, filepath.Join(string(tb), dir, "part-"+run+".parquet"))
+		crawls := map[string]bool{}
+		rows.ForEachKey(tb, func(k schema.Key) { crawls[k.Crawl] = true })
+		for c := range crawls {
+			want = append(want, filepath.Join(string(tb), partition(c), "part-"+run+".parquet"))
 		}
 	}
 	sort.Strings(want)
@@ -88,19 +86,21 @@ func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []s
 }
 
 // readBack reads every file of table with parquet-go and checks that each
-// crawl's file holds exactly that crawl's rows, in order.
-func readBack[T schema.Row](t *testing.T, root string, table schema.TableName, want []T, crawlOf func(T) string, norm func(*T)) {
+// crawl's file holds exactly that crawl's rows, in order. norm, if not
+// nil, maps both sides to a form that compares equal.
+func readBack[T schema.Row](t *testing.T, root string, table schema.TableName, want []T, norm func(*T)) {
 	t.Helper()
+	if norm == nil {
+		norm = func(*T) {}
+	}
 	byCrawl := map[string][]T{}
 	for _, r := range want {
 		norm(&r)
-		byCrawl[crawlOf(r)] = append(byCrawl[crawlOf(r)], r)
+		crawl := reflect.ValueOf(r).FieldByName("Crawl").String() // of the embedded Key
+		byCrawl[crawl] = append(byCrawl[crawl], r)
 	}
 	for crawl, rows := range byCrawl {
-		dir := "crawl=" + crawl
-		if crawl == "" {
-			dir = "crawl=" + schema.DefaultPartition
-		}
+		dir := partition(crawl)
 		got, err := parquet.ReadFile[T](filepath.Join(root, string(table), dir, "part-run1.parquet"))
 		if err != nil {
 			t.Fatalf("%s %s: %v", table, dir, err)
@@ -151,19 +151,18 @@ func TestDatasetRoundTrip(t *testing.T) {
 		t.Fatalf("Files() = %v, want %v", got, want)
 	}
 
-	key := func(k schema.Key) string { return k.Crawl }
-	readBack(t, root, schema.Captures, rows.Captures, func(r schema.CaptureRow) string { return key(r.Key) }, normCapture)
-	readBack(t, root, schema.Groups, rows.Groups, func(r schema.GroupRow) string { return key(r.Key) }, func(r *schema.GroupRow) {
+	readBack(t, root, schema.Captures, rows.Captures, normCapture)
+	readBack(t, root, schema.Groups, rows.Groups, func(r *schema.GroupRow) {
 		normList(&r.UserAgents)
 		normList(&r.ProductTokens)
 		normList(&r.OtherDirectives)
 	})
-	readBack(t, root, schema.Agents, rows.Agents, func(r schema.AgentRow) string { return key(r.Key) }, func(*schema.AgentRow) {})
-	readBack(t, root, schema.Bots, rows.Bots, func(r schema.BotRow) string { return key(r.Key) }, func(*schema.BotRow) {})
-	readBack(t, root, schema.Directives, rows.Directives, func(r schema.DirectiveRow) string { return key(r.Key) }, func(*schema.DirectiveRow) {})
-	readBack(t, root, schema.Rules, rows.Rules, func(r schema.RuleRow) string { return key(r.Key) }, func(*schema.RuleRow) {})
-	readBack(t, root, schema.Sitemaps, rows.Sitemaps, func(r schema.SitemapRow) string { return key(r.Key) }, func(*schema.SitemapRow) {})
-	readBack(t, root, schema.Diagnostics, rows.Diagnostics, func(r schema.DiagnosticRow) string { return key(r.Key) }, func(*schema.DiagnosticRow) {})
+	readBack(t, root, schema.Agents, rows.Agents, nil)
+	readBack(t, root, schema.Bots, rows.Bots, nil)
+	readBack(t, root, schema.Directives, rows.Directives, nil)
+	readBack(t, root, schema.Rules, rows.Rules, nil)
+	readBack(t, root, schema.Sitemaps, rows.Sitemaps, nil)
+	readBack(t, root, schema.Diagnostics, rows.Diagnostics, nil)
 }
 
 func TestFileMetadata(t *testing.T) {
@@ -401,16 +400,12 @@ func TestRowGroups(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ds := create(t, tt.opts)
-			batch := make([]schema.CaptureRow, 0, 100)
-			for i := range tt.rows {
-				c := schematest.Capture(i * len(schematest.Crawls)) // all in the first crawl
-				batch = append(batch, c)
-				if len(batch) == cap(batch) {
-					if err := ds.Captures().Write(batch); err != nil {
-						t.Fatal(err)
-					}
-					batch = batch[:0]
-				}
+			rows := make([]schema.CaptureRow, tt.rows)
+			for i := range rows {
+				rows[i] = schematest.Capture(i * len(schematest.Crawls)) // all in the first crawl
+			}
+			if err := schematest.WriteBatches(ds.Captures(), rows, 100); err != nil {
+				t.Fatal(err)
 			}
 			if err := ds.Commit(context.Background()); err != nil {
 				t.Fatal(err)

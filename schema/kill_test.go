@@ -97,10 +97,7 @@ func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, 
 		counts := map[string]int64{}
 		rows.ForEachKey(tb, func(k schema.Key) { counts[k.Crawl]++ })
 		for c, n := range counts {
-			if c == "" {
-				c = schema.DefaultPartition
-			}
-			perDir[filepath.Join(string(tb), "crawl="+c)] = n
+			perDir[filepath.Join(string(tb), partition(c))] = n
 		}
 	}
 	got := map[string]int64{}

@@ -30,14 +30,14 @@ func TestLocalWriters(t *testing.T) {
 		wg.Go(func() {
 			r := schematest.Range(w*perWorker, (w+1)*perWorker)
 			errs[w] = errors.Join(
-				writeLocal(ds.Captures().Local(), r.Captures, 7),
-				writeLocal(ds.Groups().Local(), r.Groups, 7),
-				writeLocal(ds.Agents().Local(), r.Agents, 7),
-				writeLocal(ds.Bots().Local(), r.Bots, 16),
-				writeLocal(ds.Directives().Local(), r.Directives, 7),
-				writeLocal(ds.Rules().Local(), r.Rules, 7),
-				writeLocal(ds.Sitemaps().Local(), r.Sitemaps, 7),
-				writeLocal(ds.Diagnostics().Local(), r.Diagnostics, 7),
+				schematest.WriteBatches(ds.Captures().Local(), r.Captures, 7),
+				schematest.WriteBatches(ds.Groups().Local(), r.Groups, 7),
+				schematest.WriteBatches(ds.Agents().Local(), r.Agents, 7),
+				schematest.WriteBatches(ds.Bots().Local(), r.Bots, 16),
+				schematest.WriteBatches(ds.Directives().Local(), r.Directives, 7),
+				schematest.WriteBatches(ds.Rules().Local(), r.Rules, 7),
+				schematest.WriteBatches(ds.Sitemaps().Local(), r.Sitemaps, 7),
+				schematest.WriteBatches(ds.Diagnostics().Local(), r.Diagnostics, 7),
 			)
 		})
 	}
@@ -100,17 +100,6 @@ func TestLocalWriters(t *testing.T) {
 			t.Errorf("%s: %d partial row groups of %d, want at most %d", p, partial, len(f.RowGroups()), workers+1)
 		}
 	}
-}
-
-func writeLocal[T schema.Row](l *schema.LocalWriter[T], rows []T, batch int) error {
-	for len(rows) > 0 {
-		n := min(batch, len(rows))
-		if err := l.Write(rows[:n]); err != nil {
-			return err
-		}
-		rows = rows[n:]
-	}
-	return nil
 }
 
 // readTable reads every committed file of the table of T.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -96,7 +97,9 @@ func TableFiles(root string, t TableName) ([]File, error) {
 // parsePartitionDir is partitionDir's inverse: it returns the crawl a
 // partition folder stands for ("" for the default partition) and whether
 // name is a partition folder at all. %XX escapes are decoded as DuckDB and
-// Arrow decode them; a malformed escape is kept as written.
+// Arrow decode them: each escape on its own, a malformed one kept as
+// written. (Hence not url.PathUnescape, which rejects the whole name when
+// one escape is malformed.)
 func parsePartitionDir(name string) (string, bool) {
 	v, ok := strings.CutPrefix(name, "crawl=")
 	if !ok {
@@ -111,10 +114,8 @@ func parsePartitionDir(name string) (string, bool) {
 	b := make([]byte, 0, len(v))
 	for i := 0; i < len(v); i++ {
 		if v[i] == '%' && i+2 < len(v) {
-			hi, ok1 := unhex(v[i+1])
-			lo, ok2 := unhex(v[i+2])
-			if ok1 && ok2 {
-				b = append(b, hi<<4|lo)
+			if c, err := strconv.ParseUint(v[i+1:i+3], 16, 8); err == nil {
+				b = append(b, byte(c))
 				i += 2
 				continue
 			}
@@ -122,18 +123,6 @@ func parsePartitionDir(name string) (string, bool) {
 		b = append(b, v[i])
 	}
 	return string(b), true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // FileInfo is what a file's footer says about it.
@@ -222,10 +211,10 @@ func ReadFile[T Row](ctx context.Context, path string, columns []string, fn func
 	return nil
 }
 
-func readRowGroup[T Row](ctx context.Context, rg parquet.RowGroup, cols []*columnReader, rows []T, fn func([]T) error) error {
+func readRowGroup[T Row](ctx context.Context, rg parquet.RowGroup, cols []columnReader, rows []T, fn func([]T) error) error {
 	chunks := rg.ColumnChunks()
 	for _, c := range cols {
-		c.start(chunks[c.leaf].Pages())
+		c.start(chunks)
 	}
 	defer func() {
 		for _, c := range cols {
@@ -255,12 +244,31 @@ func readRowGroup[T Row](ctx context.Context, rg parquet.RowGroup, cols []*colum
 
 // columnReader fills one field of a batch of rows from one column chunk
 // after another. It is used by one goroutine.
-type columnReader struct {
+type columnReader interface {
+	// start moves to the row group whose column chunks are chunks.
+	start(chunks []parquet.ColumnChunk)
+	// fill sets the field of rows 0..n-1 of the batch at base.
+	fill(base unsafe.Pointer, stride uintptr, n int) error
+	close()
+}
+
+// fieldValue is the type of a row field ReadFile can fill.
+type fieldValue interface {
+	string | bool | int32 | int64 | float64
+}
+
+// columnAt says where a column's values come from and go.
+type columnAt struct {
 	name   string
-	leaf   int          // leaf column index in the file
-	maxDef byte         // definition level of a non-null value
-	kind   reflect.Kind // of the Go field: String, Bool, Int32, Int64, Float64
-	off    uintptr      // of the Go field in the row
+	leaf   int     // leaf column index in the file
+	maxDef byte    // definition level of a non-null value
+	off    uintptr // of the Go field in the row
+}
+
+// column is the columnReader of a field of type V.
+type column[V fieldValue] struct {
+	columnAt
+	value func(parquet.Value) V // of a non-null value
 
 	pages parquet.Pages
 	page  parquet.Page
@@ -272,12 +280,9 @@ type columnReader struct {
 	// next the next one; the dictionary's entries are converted once.
 	dictPage bool
 	dict     parquet.Dictionary
+	dvals    []V
 	idx      []int32
 	next     int
-	dstr     []string
-	dnum     []int64
-	dflt     []float64
-	dbool    []bool
 
 	// Plain pages: values read through the page's ValueReader, one per row.
 	vr   parquet.ValueReader
@@ -288,10 +293,10 @@ type columnReader struct {
 
 // bindColumns maps each named column to the field of T that carries its
 // parquet tag and checks that the file's column can fill it.
-func bindColumns[T Row](s *parquet.Schema, columns []string) ([]*columnReader, error) {
+func bindColumns[T Row](s *parquet.Schema, columns []string) ([]columnReader, error) {
 	fields := map[string]reflect.StructField{}
 	collectFields(reflect.TypeFor[T](), 0, fields)
-	var cols []*columnReader
+	cols := make([]columnReader, 0, len(columns))
 	seen := map[string]bool{}
 	for _, name := range columns {
 		if seen[name] {
@@ -309,24 +314,36 @@ func bindColumns[T Row](s *parquet.Schema, columns []string) ([]*columnReader, e
 		if leaf.MaxRepetitionLevel != 0 || leaf.MaxDefinitionLevel > 1 {
 			return nil, fmt.Errorf("%w: column %q is nested or repeated", ErrColumn, name)
 		}
-		want := map[reflect.Kind]parquet.Kind{
-			reflect.String: parquet.ByteArray, reflect.Bool: parquet.Boolean, reflect.Int32: parquet.Int32,
-			reflect.Int64: parquet.Int64, reflect.Float64: parquet.Double,
-		}
-		k, ok := want[sf.Type.Kind()]
-		if !ok || sf.Type.Kind() == reflect.Int64 && sf.Type != reflect.TypeFor[int64]() {
+		var want parquet.Kind
+		var c columnReader
+		at := columnAt{name: name, leaf: leaf.ColumnIndex, maxDef: byte(leaf.MaxDefinitionLevel), off: sf.Offset}
+		switch {
+		case sf.Type.Kind() == reflect.String:
+			want, c = parquet.ByteArray, newColumn(at, stringValue)
+		case sf.Type.Kind() == reflect.Bool:
+			want, c = parquet.Boolean, newColumn(at, parquet.Value.Boolean)
+		case sf.Type.Kind() == reflect.Int32:
+			want, c = parquet.Int32, newColumn(at, parquet.Value.Int32)
+		case sf.Type == reflect.TypeFor[int64]():
+			want, c = parquet.Int64, newColumn(at, parquet.Value.Int64)
+		case sf.Type.Kind() == reflect.Float64:
+			want, c = parquet.Double, newColumn(at, parquet.Value.Double)
+		default:
 			return nil, fmt.Errorf("%w: column %q: field type %s cannot be read", ErrColumn, name, sf.Type)
 		}
-		if got := leaf.Node.Type().Kind(); got != k {
-			return nil, fmt.Errorf("%w: column %q is %s, want %s", ErrColumn, name, got, k)
+		if got := leaf.Node.Type().Kind(); got != want {
+			return nil, fmt.Errorf("%w: column %q is %s, want %s", ErrColumn, name, got, want)
 		}
-		cols = append(cols, &columnReader{
-			name: name, leaf: leaf.ColumnIndex, maxDef: byte(leaf.MaxDefinitionLevel),
-			kind: sf.Type.Kind(), off: sf.Offset,
-		})
+		cols = append(cols, c)
 	}
 	return cols, nil
 }
+
+func newColumn[V fieldValue](at columnAt, value func(parquet.Value) V) *column[V] {
+	return &column[V]{columnAt: at, value: value}
+}
+
+func stringValue(v parquet.Value) string { return string(v.ByteArray()) }
 
 // collectFields records the fields of t (and of its embedded structs, at
 // their offset within t) by the column name of their parquet tag.
@@ -347,13 +364,13 @@ func collectFields(t reflect.Type, base uintptr, out map[string]reflect.StructFi
 	}
 }
 
-func (c *columnReader) start(p parquet.Pages) {
+func (c *column[V]) start(chunks []parquet.ColumnChunk) {
 	// A new chunk has its own dictionary; never match a pooled object that
 	// happens to sit at the old one's address.
-	c.pages, c.page, c.rows, c.pos, c.dict = p, nil, 0, 0, nil
+	c.pages, c.page, c.rows, c.pos, c.dict = chunks[c.leaf].Pages(), nil, 0, 0, nil
 }
 
-func (c *columnReader) close() {
+func (c *column[V]) close() {
 	c.release()
 	if c.pages != nil {
 		c.pages.Close()
@@ -361,7 +378,7 @@ func (c *columnReader) close() {
 	}
 }
 
-func (c *columnReader) release() {
+func (c *column[V]) release() {
 	if c.page != nil {
 		parquet.Release(c.page)
 		c.page = nil
@@ -370,7 +387,7 @@ func (c *columnReader) release() {
 }
 
 // nextPage moves to the chunk's next page with at least one row.
-func (c *columnReader) nextPage() error {
+func (c *column[V]) nextPage() error {
 	for {
 		c.release()
 		p, err := c.pages.ReadPage()
@@ -408,40 +425,15 @@ func (c *columnReader) nextPage() error {
 
 // setDictionary converts a chunk's dictionary once, so that rows of its
 // pages cost an index lookup.
-func (c *columnReader) setDictionary(d parquet.Dictionary) {
+func (c *column[V]) setDictionary(d parquet.Dictionary) {
 	c.dict = d
-	n := d.Len()
-	switch c.kind {
-	case reflect.String:
-		c.dstr = c.dstr[:0]
-		for i := range n {
-			c.dstr = append(c.dstr, string(d.Index(int32(i)).ByteArray()))
-		}
-	case reflect.Bool:
-		c.dbool = c.dbool[:0]
-		for i := range n {
-			c.dbool = append(c.dbool, d.Index(int32(i)).Boolean())
-		}
-	case reflect.Float64:
-		c.dflt = c.dflt[:0]
-		for i := range n {
-			c.dflt = append(c.dflt, d.Index(int32(i)).Double())
-		}
-	default:
-		c.dnum = c.dnum[:0]
-		for i := range n {
-			v := d.Index(int32(i))
-			if c.kind == reflect.Int32 {
-				c.dnum = append(c.dnum, int64(v.Int32()))
-			} else {
-				c.dnum = append(c.dnum, v.Int64())
-			}
-		}
+	c.dvals = c.dvals[:0]
+	for i := range d.Len() {
+		c.dvals = append(c.dvals, c.value(d.Index(int32(i))))
 	}
 }
 
-// fill sets the field of rows 0..n-1 of the batch at base.
-func (c *columnReader) fill(base unsafe.Pointer, stride uintptr, n int) error {
+func (c *column[V]) fill(base unsafe.Pointer, stride uintptr, n int) error {
 	for i := 0; i < n; {
 		if c.page == nil || c.pos == c.rows {
 			if err := c.nextPage(); err != nil {
@@ -464,35 +456,28 @@ func (c *columnReader) fill(base unsafe.Pointer, stride uintptr, n int) error {
 	return nil
 }
 
-func (c *columnReader) fillDict(base unsafe.Pointer, stride uintptr, from, m int) error {
-	var size int
-	switch c.kind {
-	case reflect.String:
-		size = len(c.dstr)
-	case reflect.Bool:
-		size = len(c.dbool)
-	case reflect.Float64:
-		size = len(c.dflt)
-	default:
-		size = len(c.dnum)
-	}
-	if c.kind == reflect.String && c.defs == nil && c.next+m <= len(c.idx) {
-		// The common case, for every row of every string column: no
-		// NULLs, so row r takes the value at next+r.
-		idx := c.idx[c.next : c.next+m]
-		for r, ix := range idx {
-			if uint(ix) >= uint(size) {
+// field returns the field of row r of the batch at base.
+func (c *column[V]) field(base unsafe.Pointer, stride uintptr, r int) *V {
+	return (*V)(unsafe.Add(base, uintptr(r)*stride+c.off))
+}
+
+func (c *column[V]) fillDict(base unsafe.Pointer, stride uintptr, from, m int) error {
+	if c.defs == nil && c.next+m <= len(c.idx) {
+		// The common case: no NULLs, so row r takes the value at next+r.
+		for r, ix := range c.idx[c.next : c.next+m] {
+			if uint(ix) >= uint(len(c.dvals)) {
 				return fmt.Errorf("column %q: dictionary index %d out of range", c.name, ix)
 			}
-			*(*string)(unsafe.Add(base, uintptr(from+r)*stride+c.off)) = c.dstr[ix]
+			*c.field(base, stride, from+r) = c.dvals[ix]
 		}
 		c.next += m
 		return nil
 	}
 	for r := range m {
-		p := unsafe.Add(base, uintptr(from+r)*stride+c.off)
+		p := c.field(base, stride, from+r)
 		if c.defs != nil && c.defs[c.pos+r] < c.maxDef {
-			c.setZero(p)
+			var zero V
+			*p = zero
 			continue
 		}
 		if c.next >= len(c.idx) {
@@ -500,26 +485,15 @@ func (c *columnReader) fillDict(base unsafe.Pointer, stride uintptr, from, m int
 		}
 		ix := int(c.idx[c.next])
 		c.next++
-		if uint(ix) >= uint(size) {
+		if uint(ix) >= uint(len(c.dvals)) {
 			return fmt.Errorf("column %q: dictionary index %d out of range", c.name, ix)
 		}
-		switch c.kind {
-		case reflect.String:
-			*(*string)(p) = c.dstr[ix]
-		case reflect.Bool:
-			*(*bool)(p) = c.dbool[ix]
-		case reflect.Int32:
-			*(*int32)(p) = int32(c.dnum[ix])
-		case reflect.Int64:
-			*(*int64)(p) = c.dnum[ix]
-		case reflect.Float64:
-			*(*float64)(p) = c.dflt[ix]
-		}
+		*p = c.dvals[ix]
 	}
 	return nil
 }
 
-func (c *columnReader) fillPlain(base unsafe.Pointer, stride uintptr, from, m int) error {
+func (c *column[V]) fillPlain(base unsafe.Pointer, stride uintptr, from, m int) error {
 	for r := range m {
 		if c.vi == c.vn {
 			n, err := c.vr.ReadValues(c.vals)
@@ -533,38 +507,11 @@ func (c *columnReader) fillPlain(base unsafe.Pointer, stride uintptr, from, m in
 		}
 		v := c.vals[c.vi]
 		c.vi++
-		p := unsafe.Add(base, uintptr(from+r)*stride+c.off)
-		if v.IsNull() {
-			c.setZero(p)
-			continue
+		var x V
+		if !v.IsNull() {
+			x = c.value(v)
 		}
-		switch c.kind {
-		case reflect.String:
-			*(*string)(p) = string(v.ByteArray())
-		case reflect.Bool:
-			*(*bool)(p) = v.Boolean()
-		case reflect.Int32:
-			*(*int32)(p) = v.Int32()
-		case reflect.Int64:
-			*(*int64)(p) = v.Int64()
-		case reflect.Float64:
-			*(*float64)(p) = v.Double()
-		}
+		*c.field(base, stride, from+r) = x
 	}
 	return nil
-}
-
-func (c *columnReader) setZero(p unsafe.Pointer) {
-	switch c.kind {
-	case reflect.String:
-		*(*string)(p) = ""
-	case reflect.Bool:
-		*(*bool)(p) = false
-	case reflect.Int32:
-		*(*int32)(p) = 0
-	case reflect.Int64:
-		*(*int64)(p) = 0
-	case reflect.Float64:
-		*(*float64)(p) = 0
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -203,7 +204,7 @@ func generateDoc(t *testing.T, docs map[string]*typeDoc) string {
 			t.Fatalf("%s has no doc comment", typeName)
 		}
 		optIn := ""
-		if !isDefault(tb.name) {
+		if !slices.Contains(DefaultTables(), tb.name) {
 			optIn = " (opt-in: `--tables " + string(tb.name) + "`)"
 		}
 		fmt.Fprintf(&b, "### %s%s\n\n%s\n\n", tb.name, optIn, markdownEscape(tableDoc(td.doc)))
@@ -226,15 +227,6 @@ func nullable(f parquet.Node) string {
 		return "yes"
 	}
 	return ""
-}
-
-func isDefault(t TableName) bool {
-	for _, d := range DefaultTables() {
-		if d == t {
-			return true
-		}
-	}
-	return false
 }
 
 // fieldDoc finds the comment of column col of type typeName, looking

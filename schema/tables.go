@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,14 +35,7 @@ func DefaultTables() []TableName {
 }
 
 // Valid reports whether t is one of the tables of AllTables.
-func (t TableName) Valid() bool {
-	for _, n := range AllTables() {
-		if t == n {
-			return true
-		}
-	}
-	return false
-}
+func (t TableName) Valid() bool { return slices.Contains(AllTables(), t) }
 
 // ParseTables parses a --tables value: a comma-separated list of table
 // names, "default" (DefaultTables) and "all" (AllTables), in any mix, such

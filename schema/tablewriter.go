@@ -49,11 +49,10 @@ type TableWriter[T Row] struct {
 // part is the file of a table's crawl partition being written: the rows of
 // one crawl, from the seq-th file on.
 type part[T Row] struct {
-	crawl string
-	seq   int
-	file  *atomicFile
-	w     *parquet.GenericWriter[T]
-	rows  int64
+	seq  int
+	file *atomicFile
+	w    *parquet.GenericWriter[T]
+	rows int64
 }
 
 func newTableWriter[T Row](ds *Dataset, name TableName) *TableWriter[T] {
@@ -173,7 +172,7 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 		return nil, err
 	}
 	opts := append(append([]parquet.WriterOption(nil), t.base...), fileMetadata(&t.ds.opts, t.name, crawl)...)
-	p := &part[T]{crawl: crawl, seq: seq, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
+	p := &part[T]{seq: seq, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
 	t.parts[crawl] = p
 	return p, nil
 }
@@ -240,8 +239,6 @@ func (p *part[T]) write(rows []T, maxBytes int64) error {
 
 func (t *TableWriter[T]) lock()   { t.mu.Lock() }
 func (t *TableWriter[T]) unlock() { t.mu.Unlock() }
-
-func (t *TableWriter[T]) tableName() TableName { return t.name }
 
 // drain ships what the table's LocalWriters still hold.
 func (t *TableWriter[T]) drain() error {

@@ -8,6 +8,7 @@
 package schematest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -56,43 +57,30 @@ func Range(from, to int) *Rows {
 
 // Count returns how many rows of table t the fixture holds.
 func (r *Rows) Count(t schema.TableName) int {
-	switch t {
-	case schema.Captures:
-		return len(r.Captures)
-	case schema.Groups:
-		return len(r.Groups)
-	case schema.Agents:
-		return len(r.Agents)
-	case schema.Bots:
-		return len(r.Bots)
-	case schema.Directives:
-		return len(r.Directives)
-	case schema.Rules:
-		return len(r.Rules)
-	case schema.Sitemaps:
-		return len(r.Sitemaps)
-	case schema.Diagnostics:
-		return len(r.Diagnostics)
-	}
-	return 0
+	n := 0
+	r.ForEachKey(t, func(schema.Key) { n++ })
+	return n
 }
 
 // Write writes every table's rows to ds in batches of batch rows (all of
 // them at once when batch <= 0). It does not commit.
 func (r *Rows) Write(ds *schema.Dataset, batch int) error {
-	return firstErr(
-		write(ds.Captures(), r.Captures, batch),
-		write(ds.Groups(), r.Groups, batch),
-		write(ds.Agents(), r.Agents, batch),
-		write(ds.Bots(), r.Bots, batch),
-		write(ds.Directives(), r.Directives, batch),
-		write(ds.Rules(), r.Rules, batch),
-		write(ds.Sitemaps(), r.Sitemaps, batch),
-		write(ds.Diagnostics(), r.Diagnostics, batch),
+	return cmp.Or(
+		WriteBatches(ds.Captures(), r.Captures, batch),
+		WriteBatches(ds.Groups(), r.Groups, batch),
+		WriteBatches(ds.Agents(), r.Agents, batch),
+		WriteBatches(ds.Bots(), r.Bots, batch),
+		WriteBatches(ds.Directives(), r.Directives, batch),
+		WriteBatches(ds.Rules(), r.Rules, batch),
+		WriteBatches(ds.Sitemaps(), r.Sitemaps, batch),
+		WriteBatches(ds.Diagnostics(), r.Diagnostics, batch),
 	)
 }
 
-func write[T schema.Row](w *schema.TableWriter[T], rows []T, batch int) error {
+// WriteBatches writes rows to w, a *schema.TableWriter or a
+// *schema.LocalWriter, in batches of batch rows (all of them at once when
+// batch <= 0), and returns the first error.
+func WriteBatches[T schema.Row](w interface{ Write([]T) error }, rows []T, batch int) error {
 	if batch <= 0 {
 		batch = max(len(rows), 1)
 	}
@@ -102,15 +90,6 @@ func write[T schema.Row](w *schema.TableWriter[T], rows []T, batch int) error {
 			return err
 		}
 		rows = rows[n:]
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -149,23 +150,13 @@ func TestDuckDBEscapedCrawls(t *testing.T) {
 	for _, c := range escapeCrawls {
 		want = append(want, []string{c, "1"})
 	}
-	sortRows(want)
+	slices.SortFunc(want, slices.Compare)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("crawls through the partition key:\n got %q\nwant %q", got, want)
 	}
 	for _, f := range parquetFiles(t, escapeRoot) {
 		if strings.Count(f, string(filepath.Separator)) != 2 {
 			t.Errorf("file %s is not at table/partition/file", f)
-		}
-	}
-}
-
-func sortRows(rows [][]string) {
-	for i := range rows {
-		for j := i + 1; j < len(rows); j++ {
-			if strings.Join(rows[j], "\x00") < strings.Join(rows[i], "\x00") {
-				rows[i], rows[j] = rows[j], rows[i]
-			}
 		}
 	}
 }
