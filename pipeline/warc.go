@@ -59,8 +59,7 @@ type WARCReader struct {
 	left int64  // block bytes not yet read
 	cut  bool   // the current block ended early
 
-	start int64 // decompressed offset of the current record
-	off   int64 // stored offset of the current record (Locate(start))
+	off   int64 // stored offset of the current record (Locate of its first byte)
 	index int64 // index of the current record; -1 before the first
 	seen  bool  // a record header was found in this stream
 	err   error // environment error
@@ -92,7 +91,7 @@ func (w *WARCReader) Reset(r io.Reader) {
 	} else {
 		w.br.Reset(r)
 	}
-	w.pos, w.left, w.cut, w.start, w.off, w.index = 0, 0, false, 0, 0, -1
+	w.pos, w.left, w.cut, w.off, w.index = 0, 0, false, 0, -1
 	w.seen, w.err, w.nerrs, w.gap = false, nil, 0, false
 	w.hdr = WARCHeader{}
 }
@@ -276,7 +275,6 @@ func (w *WARCReader) readHeader() bool {
 	w.index++
 	w.seen = true
 	w.gap = true // until the header proves good, what follows is covered by its error
-	w.start = w.pos
 	w.off = w.locate(w.pos)
 	w.cut = false
 	w.sc = w.sc[:0]
