@@ -146,20 +146,8 @@ func (w *WARCReader) Next() bool {
 	if w.err != nil {
 		return false
 	}
-	if w.left > 0 {
-		var err error
-		for w.left > 0 && err == nil {
-			var n int
-			n, err = w.br.Discard(int(min(w.left, 1<<30)))
-			w.pos += int64(n)
-			w.left -= int64(n)
-		}
-		if w.left > 0 {
-			if w.ioErr(err) {
-				return false
-			}
-			w.truncated()
-		}
+	if w.skip() != nil {
+		return false
 	}
 	w.hdr = WARCHeader{}
 	for {
@@ -177,6 +165,23 @@ func (w *WARCReader) Next() bool {
 			return false
 		}
 	}
+}
+
+// skip discards what is left of the current block. It returns an
+// environment error only; a stream that ends inside the block truncates it.
+func (w *WARCReader) skip() error {
+	for w.left > 0 {
+		n, err := w.br.Discard(int(min(w.left, 1<<30)))
+		w.pos += int64(n)
+		w.left -= int64(n)
+		if err != nil {
+			if w.ioErr(err) {
+				return err
+			}
+			w.truncated()
+		}
+	}
+	return nil
 }
 
 // truncated records that the block ended before Content-Length.
@@ -435,36 +440,22 @@ func (w *WARCReader) Read(p []byte) (int, error) {
 // rest, and returns dst and the block's length as stored (less than
 // Content-Length when truncated). The error is an environment error only.
 func (w *WARCReader) ReadBlock(dst []byte, limit int) ([]byte, int64, error) {
-	want := min(w.left, int64(limit))
-	total := w.left
-	if int64(cap(dst)-len(dst)) < want {
-		nd := make([]byte, len(dst), len(dst)+int(want))
+	start := w.pos
+	want := int(min(w.left, int64(limit)))
+	if cap(dst)-len(dst) < want {
+		// Exactly want more, not append's growth: a job keeps a record
+		// buffer for reuse only up to keepBlock.
+		nd := make([]byte, len(dst), len(dst)+want)
 		copy(nd, dst)
 		dst = nd
 	}
-	base := len(dst)
-	for int64(len(dst)-base) < want {
-		n, err := w.Read(dst[len(dst) : base+int(want)])
-		dst = dst[:len(dst)+n]
-		if err != nil {
-			if err == io.EOF {
-				return dst, int64(len(dst) - base), nil
-			}
-			return dst, int64(len(dst) - base), err
-		}
+	n, err := io.ReadFull(w, dst[len(dst):len(dst)+want])
+	dst = dst[:len(dst)+n]
+	switch err {
+	case nil:
+		err = w.skip()
+	case io.EOF, io.ErrUnexpectedEOF:
+		err = nil // the stream ended inside the block: Truncated says so
 	}
-	for w.left > 0 {
-		n, err := w.br.Discard(int(min(w.left, 1<<30)))
-		w.pos += int64(n)
-		w.left -= int64(n)
-		if err != nil {
-			got := total - w.left
-			if w.ioErr(err) {
-				return dst, got, err
-			}
-			w.truncated()
-			return dst, got, nil
-		}
-	}
-	return dst, total, nil
+	return dst, w.pos - start, err
 }
