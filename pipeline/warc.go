@@ -212,18 +212,13 @@ func (w *WARCReader) findStart() (ok, more bool) {
 			if err == errBreak {
 				continue
 			}
-			if w.ioErr(err) {
-				return false, false
-			}
-			return false, false // clean end
+			w.ioErr(err) // keeps an environment error; else a clean end
+			return false, false
 		}
 		if bytes.Equal(b, warcPrefix) {
 			return true, true
 		}
-		if err == errBreak && len(b) < len(warcPrefix) {
-			// A short tail before a break is garbage too.
-			break
-		}
+		// A short tail before a break or the end is garbage too.
 		if len(b) < len(warcPrefix) && w.ioErr(err) {
 			return false, false
 		}
@@ -233,11 +228,11 @@ func (w *WARCReader) findStart() (ok, more bool) {
 	// record, whose error covers it), then skip to the next "WARC/".
 	if !w.gap {
 		ex, _ := w.br.Peek(maxExcerpt)
+		sentinel := ErrGarbage
 		if !w.seen {
-			w.report(w.locate(w.pos), -1, ClassContainer, ErrNotWARC, ex)
-		} else {
-			w.report(w.locate(w.pos), -1, ClassContainer, ErrGarbage, ex)
+			sentinel = ErrNotWARC
 		}
+		w.report(w.locate(w.pos), -1, ClassContainer, sentinel, ex)
 	}
 	w.seen = true // one ErrNotWARC per stream; later gaps are garbage
 	w.gap = true
