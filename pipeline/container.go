@@ -93,15 +93,13 @@ func (s *stream) reset(r io.Reader, total *atomicInt64) error {
 		s.br.Reset(&s.src)
 	}
 	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
-	s.marks = append(s.marks[:0], memberMark{0, 0})
+	s.marks = s.marks[:0]
 	head, _ := s.br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic[:2]):
 		s.kind = containerGzip
-		s.marks = s.marks[:0]
 	case bytes.HasPrefix(head, zstdMagic), bytes.HasPrefix(head, zstdDictMagic):
 		s.kind = containerZstd
-		s.marks = s.marks[:0]
 		s.zst = zstdState{frame: s.zst.frame}
 		return s.startZstd()
 	default:
