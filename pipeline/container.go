@@ -183,15 +183,21 @@ func (s *stream) Read(p []byte) (int, error) {
 			if err == io.ErrUnexpectedEOF {
 				err = ErrTruncIn
 			}
-			s.report(s.coff, fmt.Errorf("%w: %w", ErrGzip, err), nil)
-			s.gap = true
-			if n > 0 {
-				s.pending = errBreak
-				return n, nil
-			}
-			return 0, errBreak
+			return s.broken(n, fmt.Errorf("%w: %w", ErrGzip, err))
 		}
 	}
+}
+
+// broken reports a broken gzip member or zstd frame and ends the contiguous
+// data there: errBreak now, or after the n bytes decoded before the damage.
+func (s *stream) broken(n int, err error) (int, error) {
+	s.report(s.coff, err, nil)
+	s.gap = true
+	if n > 0 {
+		s.pending = errBreak
+		return n, nil
+	}
+	return 0, errBreak
 }
 
 // nextMember starts the next gzip member, skipping (and reporting once per
