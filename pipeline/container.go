@@ -223,7 +223,7 @@ func (s *stream) nextMember() error {
 				ex, _ := s.br.Peek(maxExcerpt)
 				s.report(off, ErrGarbage, ex)
 			}
-			if err := s.skipToMagic(); err != nil {
+			if err := s.skipTo(gzipMagic); err != nil {
 				return err
 			}
 			continue
@@ -251,9 +251,6 @@ func (s *stream) nextMember() error {
 		return nil
 	}
 }
-
-// skipToMagic discards bytes up to the next gzip magic, or to EOF.
-func (s *stream) skipToMagic() error { return s.skipTo(gzipMagic) }
 
 // skipTo discards at least one byte and then up to the next magic, or to
 // EOF.
