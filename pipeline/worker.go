@@ -101,7 +101,6 @@ func (j *job) full() bool { return j.n >= batchRecords || j.bytes >= batchBytes 
 
 // setWARC copies the header h into j.
 func (j *rec) setWARC(h *WARCHeader) {
-	j.kind = jobWARC
 	j.hdr = append(j.hdr[:0], h.Raw...)
 	base := cap(h.Raw)
 	for i, v := range [numFields][]byte{h.TargetURI, h.Date, h.RecordID, h.IPAddress, h.PayloadDigest, h.Truncated, h.IdentifiedType, h.ContentType} {
