@@ -149,7 +149,7 @@ func (r *runner) decode(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	d.r, d.src = r, &source{name: in.name, format: in.format, r: r}
+	d.r, d.src = r, &source{name: in.name, r: r}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -199,10 +199,9 @@ func (r *runner) send(ctx context.Context, j *job) error {
 
 // source is the shared state of one input while its captures are in flight.
 type source struct {
-	name   string
-	format format
-	r      *runner
-	bad    atomic.Bool
+	name string
+	r    *runner
+	bad  atomic.Bool
 }
 
 // dataErr counts a data error of the input; under Strict it returns it.
