@@ -192,7 +192,8 @@ func (r *runner) readManifest(ctx context.Context, name string) ([]string, error
 	return lines, nil
 }
 
-// open opens an input as stored. size is its length when known, else -1.
+// open opens an input as stored. size is the length an http(s) response
+// announced, else -1: progress sizes files up front (startProgress).
 func (r *runner) open(ctx context.Context, name string) (io.ReadCloser, int64, error) {
 	if name == "-" {
 		if r.cfg.Stdin == nil {
@@ -207,11 +208,7 @@ func (r *runner) open(ctx context.Context, name string) (io.ReadCloser, int64, e
 	if err != nil {
 		return nil, -1, fmt.Errorf("input: %w", err)
 	}
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
-	}
-	return f, size, nil
+	return f, -1, nil
 }
 
 // hostFromFileName maps a file named by host to the host: example.com,

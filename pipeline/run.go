@@ -144,8 +144,8 @@ func (r *runner) decode(ctx context.Context, in input) error {
 		return err
 	}
 	defer rc.Close()
-	if size > 0 && isURL(in.name) {
-		r.totalBytes.Add(size) // file sizes were added up front
+	if size > 0 {
+		r.totalBytes.Add(size) // a URL's; file sizes were added up front
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
