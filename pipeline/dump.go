@@ -170,7 +170,6 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		}
 	}
 	for idx := int64(0); ; idx++ {
-		off, _ := cr.FieldPos(0)
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -181,14 +180,10 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 				if e := d.src.dataErr(d.s.offsetAt(cr.InputOffset()), idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
 					return e
 				}
-				if err == errBreak {
-					continue
-				}
 				continue
 			}
 			return err
 		}
-		_ = off
 		d.r.records.Add(1)
 		url, ok := get(rec, f.URL)
 		if !ok || url == "" {
