@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -42,7 +43,7 @@ type memberMark struct{ dpos, coff int64 }
 type countingReader struct {
 	r     io.Reader
 	n     int64
-	total *atomicInt64 // run-wide bytes read, for progress; may be nil
+	total *atomic.Int64 // run-wide bytes read, for progress; may be nil
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
@@ -85,7 +86,7 @@ type stream struct {
 // floor, gzip.NewReader, uses 4 KiB).
 const compressedBufSize = 32 << 10
 
-func (s *stream) reset(r io.Reader, total *atomicInt64) error {
+func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 	s.src = countingReader{r: r, total: total}
 	if s.br == nil {
 		s.br = bufio.NewReaderSize(&s.src, compressedBufSize)

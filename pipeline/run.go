@@ -64,12 +64,12 @@ type runner struct {
 	fetch   *fetcher
 	errs    collector
 
-	bytesRead  atomicInt64
-	records    atomicInt64
-	captures   atomicInt64
-	files      atomicInt64
-	filesBad   atomicInt64
-	totalBytes atomicInt64 // known input sizes, for progress
+	bytesRead  atomic.Int64
+	records    atomic.Int64
+	captures   atomic.Int64
+	files      atomic.Int64
+	filesBad   atomic.Int64
+	totalBytes atomic.Int64 // known input sizes, for progress
 
 	jobs chan *job
 	free chan *job
