@@ -80,10 +80,6 @@ func formatOf(name string) format {
 func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 	var out []input
 	for _, a := range args {
-		if a == "-" {
-			out = append(out, input{name: a, format: formatWARC})
-			continue
-		}
 		f := formatOf(a)
 		if f == formatManifest {
 			lines, err := r.readManifest(ctx, a)
@@ -99,7 +95,7 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			}
 			continue
 		}
-		if isURL(a) {
+		if a == "-" || isURL(a) { // not on disk
 			out = append(out, input{name: a, format: f})
 			continue
 		}
