@@ -1,5 +1,7 @@
 package pipeline
 
+import "bytes"
+
 // ASCII helpers for header parsing: no allocation, no Unicode tables.
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -43,30 +45,17 @@ func hasPrefixFold(b []byte, s string) bool {
 // s, ignoring case and spaces (for Transfer-Encoding, Content-Encoding).
 func containsTokenFold(b []byte, s string) bool {
 	for len(b) > 0 {
-		i := 0
-		for i < len(b) && b[i] != ',' {
-			i++
-		}
-		if equalFold(trimSpace(b[:i]), s) {
+		var tok []byte
+		tok, b, _ = bytes.Cut(b, []byte(","))
+		if equalFold(trimSpace(tok), s) {
 			return true
 		}
-		if i == len(b) {
-			break
-		}
-		b = b[i+1:]
 	}
 	return false
 }
 
 // lastToken returns the last element of a comma-separated list, trimmed.
-func lastToken(b []byte) []byte {
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == ',' {
-			return trimSpace(b[i+1:])
-		}
-	}
-	return trimSpace(b)
-}
+func lastToken(b []byte) []byte { return trimSpace(b[bytes.LastIndexByte(b, ',')+1:]) }
 
 // parseDecimal parses a non-negative decimal of at most 18 digits.
 func parseDecimal(b []byte) (int64, bool) {

@@ -76,6 +76,34 @@ func BenchmarkParseHTTPHeader(b *testing.B) {
 	}
 }
 
+// BenchmarkPayloadDecode removes the codings a response header names, one
+// sub-benchmark per coding.
+func BenchmarkPayloadDecode(b *testing.B) {
+	body := bytes.Repeat([]byte(robotsBody), 20)
+	for _, fx := range []struct {
+		name, header string
+		payload      []byte
+	}{
+		{"identity", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n", body},
+		{"chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", chunked(body, 512)},
+		{"gzip", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", gzipMember(body)},
+		{"gzip-header-but-decoded", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", body},
+	} {
+		b.Run(fx.name, func(b *testing.B) {
+			var h HTTPHeader
+			ParseHTTPHeader([]byte(fx.header), &h)
+			var d payloadDecoder
+			p := make([]byte, len(fx.payload))
+			b.SetBytes(int64(len(fx.payload)))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(p, fx.payload) // dechunking works in place
+				d.decode(&h, p, int64(len(p)), DefaultBodyLimit)
+			}
+		})
+	}
+}
+
 // BenchmarkRun is the whole pipeline on one CC-like file: decode in one
 // goroutine, parse in the pool, a consumer that does nothing.
 func BenchmarkRun(b *testing.B) {

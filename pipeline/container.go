@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -42,7 +43,7 @@ type memberMark struct{ dpos, coff int64 }
 type countingReader struct {
 	r     io.Reader
 	n     int64
-	total *atomicInt64 // run-wide bytes read, for progress; may be nil
+	total *atomic.Int64 // run-wide bytes read, for progress; may be nil
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
@@ -85,7 +86,7 @@ type stream struct {
 // floor, gzip.NewReader, uses 4 KiB).
 const compressedBufSize = 32 << 10
 
-func (s *stream) reset(r io.Reader, total *atomicInt64) error {
+func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 	s.src = countingReader{r: r, total: total}
 	if s.br == nil {
 		s.br = bufio.NewReaderSize(&s.src, compressedBufSize)
@@ -93,15 +94,13 @@ func (s *stream) reset(r io.Reader, total *atomicInt64) error {
 		s.br.Reset(&s.src)
 	}
 	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
-	s.marks = append(s.marks[:0], memberMark{0, 0})
+	s.marks = s.marks[:0]
 	head, _ := s.br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic[:2]):
 		s.kind = containerGzip
-		s.marks = s.marks[:0]
 	case bytes.HasPrefix(head, zstdMagic), bytes.HasPrefix(head, zstdDictMagic):
 		s.kind = containerZstd
-		s.marks = s.marks[:0]
 		s.zst = zstdState{frame: s.zst.frame}
 		return s.startZstd()
 	default:
@@ -185,15 +184,21 @@ func (s *stream) Read(p []byte) (int, error) {
 			if err == io.ErrUnexpectedEOF {
 				err = ErrTruncIn
 			}
-			s.report(s.coff, fmt.Errorf("%w: %w", ErrGzip, err), nil)
-			s.gap = true
-			if n > 0 {
-				s.pending = errBreak
-				return n, nil
-			}
-			return 0, errBreak
+			return s.broken(n, fmt.Errorf("%w: %w", ErrGzip, err))
 		}
 	}
+}
+
+// broken reports a broken gzip member or zstd frame and ends the contiguous
+// data there: errBreak now, or after the n bytes decoded before the damage.
+func (s *stream) broken(n int, err error) (int, error) {
+	s.report(s.coff, err, nil)
+	s.gap = true
+	if n > 0 {
+		s.pending = errBreak
+		return n, nil
+	}
+	return 0, errBreak
 }
 
 // nextMember starts the next gzip member, skipping (and reporting once per
@@ -219,7 +224,7 @@ func (s *stream) nextMember() error {
 				ex, _ := s.br.Peek(maxExcerpt)
 				s.report(off, ErrGarbage, ex)
 			}
-			if err := s.skipToMagic(); err != nil {
+			if err := s.skipTo(gzipMagic); err != nil {
 				return err
 			}
 			continue
@@ -247,9 +252,6 @@ func (s *stream) nextMember() error {
 		return nil
 	}
 }
-
-// skipToMagic discards bytes up to the next gzip magic, or to EOF.
-func (s *stream) skipToMagic() error { return s.skipTo(gzipMagic) }
 
 // skipTo discards at least one byte and then up to the next magic, or to
 // EOF.

@@ -157,20 +157,23 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 	for i, h := range head {
 		col[strings.TrimSpace(strings.ToLower(h))] = i
 	}
-	get := func(rec []string, name string) (string, bool) {
-		i, ok := col[strings.ToLower(name)]
-		if !ok || i >= len(rec) {
-			return "", false
+	index := func(name string) int { // once per input; -1 when absent
+		if i, ok := col[strings.ToLower(name)]; ok {
+			return i
 		}
-		return rec[i], true
+		return -1
 	}
-	if _, ok := col[strings.ToLower(f.URL)]; !ok {
-		if _, ok := col["host"]; !ok {
-			return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, errors.New("no "+f.URL+" or host column")), nil)
+	urlCol, hostCol, bodyCol, statusCol, timeCol := index(f.URL), index("host"), index(f.Body), index(f.Status), index(f.Time)
+	if urlCol < 0 && hostCol < 0 {
+		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, errors.New("no "+f.URL+" or host column")), nil)
+	}
+	field := func(rec []string, i int) string { // "" when absent or short
+		if i < 0 || i >= len(rec) {
+			return ""
 		}
+		return rec[i]
 	}
 	for idx := int64(0); ; idx++ {
-		off, _ := cr.FieldPos(0)
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -181,29 +184,18 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 				if e := d.src.dataErr(d.s.offsetAt(cr.InputOffset()), idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
 					return e
 				}
-				if err == errBreak {
-					continue
-				}
 				continue
 			}
 			return err
 		}
-		_ = off
 		d.r.records.Add(1)
-		url, ok := get(rec, f.URL)
-		if !ok || url == "" {
-			h, _ := get(rec, "host")
-			url = "https://" + h + "/robots.txt"
+		url := field(rec, urlCol)
+		if url == "" {
+			url = "https://" + field(rec, hostCol) + "/robots.txt"
 		}
-		body, _ := get(rec, f.Body)
-		status := 0
-		if s, ok := get(rec, f.Status); ok && s != "" {
-			status, _ = strconv.Atoi(strings.TrimSpace(s))
-		}
-		var t time.Time
-		if s, ok := get(rec, f.Time); ok {
-			t, _ = parseTime([]byte(strings.TrimSpace(s)))
-		}
+		body := field(rec, bodyCol)
+		status, _ := strconv.Atoi(strings.TrimSpace(field(rec, statusCol)))
+		t, _ := parseTime([]byte(strings.TrimSpace(field(rec, timeCol))))
 		if err := d.direct(ctx, d.s.offsetAt(cr.InputOffset()), idx, url, status, t, []byte(body), int64(len(body))); err != nil {
 			return err
 		}

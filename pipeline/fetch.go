@@ -47,14 +47,14 @@ func (f *fetcher) open(ctx context.Context, url string) (io.ReadCloser, int64, e
 }
 
 type httpBody struct {
-	f     *fetcher
-	ctx   context.Context
-	url   string
-	body  io.ReadCloser
-	got   int64 // bytes delivered
-	size  int64 // total, -1 unknown
-	tries int   // failed attempts since the last progress
-	drops int   // resumed drops, for messages
+	f       *fetcher
+	ctx     context.Context
+	url     string
+	body    io.ReadCloser
+	got     int64 // bytes delivered
+	size    int64 // total, -1 unknown
+	tries   int   // failed attempts since the last progress
+	resumed bool  // a connection dropped mid-body: from then on a first try waits its backoff too
 }
 
 func (b *httpBody) Read(p []byte) (int, error) {
@@ -81,7 +81,7 @@ func (b *httpBody) Read(p []byte) (int, error) {
 		// Dropped mid-body: resume with a Range request on the next Read.
 		b.body.Close()
 		b.body = nil
-		b.drops++
+		b.resumed = true
 		if n > 0 {
 			return n, nil
 		}
@@ -101,7 +101,7 @@ func (b *httpBody) start() error {
 	var last error
 	var wait time.Duration
 	for b.tries < b.f.retry.MaxTries {
-		if b.tries > 0 || b.drops > 0 {
+		if b.tries > 0 || b.resumed {
 			d := wait
 			if d == 0 {
 				d = b.f.backoff(b.tries)

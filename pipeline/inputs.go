@@ -80,10 +80,6 @@ func formatOf(name string) format {
 func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 	var out []input
 	for _, a := range args {
-		if a == "-" {
-			out = append(out, input{name: a, format: formatWARC})
-			continue
-		}
 		f := formatOf(a)
 		if f == formatManifest {
 			lines, err := r.readManifest(ctx, a)
@@ -99,7 +95,7 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			}
 			continue
 		}
-		if isURL(a) {
+		if a == "-" || isURL(a) { // not on disk
 			out = append(out, input{name: a, format: f})
 			continue
 		}
@@ -192,7 +188,8 @@ func (r *runner) readManifest(ctx context.Context, name string) ([]string, error
 	return lines, nil
 }
 
-// open opens an input as stored. size is its length when known, else -1.
+// open opens an input as stored. size is the length an http(s) response
+// announced, else -1: progress sizes files up front (startProgress).
 func (r *runner) open(ctx context.Context, name string) (io.ReadCloser, int64, error) {
 	if name == "-" {
 		if r.cfg.Stdin == nil {
@@ -207,11 +204,7 @@ func (r *runner) open(ctx context.Context, name string) (io.ReadCloser, int64, e
 	if err != nil {
 		return nil, -1, fmt.Errorf("input: %w", err)
 	}
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		size = st.Size()
-	}
-	return f, size, nil
+	return f, -1, nil
 }
 
 // hostFromFileName maps a file named by host to the host: example.com,

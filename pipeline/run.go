@@ -64,12 +64,12 @@ type runner struct {
 	fetch   *fetcher
 	errs    collector
 
-	bytesRead  atomicInt64
-	records    atomicInt64
-	captures   atomicInt64
-	files      atomicInt64
-	filesBad   atomicInt64
-	totalBytes atomicInt64 // known input sizes, for progress
+	bytesRead  atomic.Int64
+	records    atomic.Int64
+	captures   atomic.Int64
+	files      atomic.Int64
+	filesBad   atomic.Int64
+	totalBytes atomic.Int64 // known input sizes, for progress
 
 	jobs chan *job
 	free chan *job
@@ -144,12 +144,12 @@ func (r *runner) decode(ctx context.Context, in input) error {
 		return err
 	}
 	defer rc.Close()
-	if size > 0 && isURL(in.name) {
-		r.totalBytes.Add(size) // file sizes were added up front
+	if size > 0 {
+		r.totalBytes.Add(size) // a URL's; file sizes were added up front
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	d.r, d.src = r, &source{name: in.name, format: in.format, r: r}
+	d.r, d.src = r, &source{name: in.name, r: r}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -199,10 +199,9 @@ func (r *runner) send(ctx context.Context, j *job) error {
 
 // source is the shared state of one input while its captures are in flight.
 type source struct {
-	name   string
-	format format
-	r      *runner
-	bad    atomic.Bool
+	name string
+	r    *runner
+	bad  atomic.Bool
 }
 
 // dataErr counts a data error of the input; under Strict it returns it.

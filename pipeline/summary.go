@@ -93,8 +93,6 @@ func count(b []byte, n int64, noun string) []byte {
 	return b
 }
 
-type atomicInt64 = atomic.Int64
-
 // collector counts and keeps data errors from every goroutine of a run.
 type collector struct {
 	counts [numClasses]atomic.Int64

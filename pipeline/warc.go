@@ -59,8 +59,7 @@ type WARCReader struct {
 	left int64  // block bytes not yet read
 	cut  bool   // the current block ended early
 
-	start int64 // decompressed offset of the current record
-	off   int64 // stored offset of the current record (Locate(start))
+	off   int64 // stored offset of the current record (Locate of its first byte)
 	index int64 // index of the current record; -1 before the first
 	seen  bool  // a record header was found in this stream
 	err   error // environment error
@@ -92,7 +91,7 @@ func (w *WARCReader) Reset(r io.Reader) {
 	} else {
 		w.br.Reset(r)
 	}
-	w.pos, w.left, w.cut, w.start, w.off, w.index = 0, 0, false, 0, 0, -1
+	w.pos, w.left, w.cut, w.off, w.index = 0, 0, false, 0, -1
 	w.seen, w.err, w.nerrs, w.gap = false, nil, 0, false
 	w.hdr = WARCHeader{}
 }
@@ -147,20 +146,8 @@ func (w *WARCReader) Next() bool {
 	if w.err != nil {
 		return false
 	}
-	if w.left > 0 {
-		var err error
-		for w.left > 0 && err == nil {
-			var n int
-			n, err = w.br.Discard(int(min(w.left, 1<<30)))
-			w.pos += int64(n)
-			w.left -= int64(n)
-		}
-		if w.left > 0 {
-			if w.ioErr(err) {
-				return false
-			}
-			w.truncated()
-		}
+	if w.skip() != nil {
+		return false
 	}
 	w.hdr = WARCHeader{}
 	for {
@@ -178,6 +165,23 @@ func (w *WARCReader) Next() bool {
 			return false
 		}
 	}
+}
+
+// skip discards what is left of the current block. It returns an
+// environment error only; a stream that ends inside the block truncates it.
+func (w *WARCReader) skip() error {
+	for w.left > 0 {
+		n, err := w.br.Discard(int(min(w.left, 1<<30)))
+		w.pos += int64(n)
+		w.left -= int64(n)
+		if err != nil {
+			if w.ioErr(err) {
+				return err
+			}
+			w.truncated()
+		}
+	}
+	return nil
 }
 
 // truncated records that the block ended before Content-Length.
@@ -208,18 +212,13 @@ func (w *WARCReader) findStart() (ok, more bool) {
 			if err == errBreak {
 				continue
 			}
-			if w.ioErr(err) {
-				return false, false
-			}
-			return false, false // clean end
+			w.ioErr(err) // keeps an environment error; else a clean end
+			return false, false
 		}
 		if bytes.Equal(b, warcPrefix) {
 			return true, true
 		}
-		if err == errBreak && len(b) < len(warcPrefix) {
-			// A short tail before a break is garbage too.
-			break
-		}
+		// A short tail before a break or the end is garbage too.
 		if len(b) < len(warcPrefix) && w.ioErr(err) {
 			return false, false
 		}
@@ -229,11 +228,11 @@ func (w *WARCReader) findStart() (ok, more bool) {
 	// record, whose error covers it), then skip to the next "WARC/".
 	if !w.gap {
 		ex, _ := w.br.Peek(maxExcerpt)
+		sentinel := ErrGarbage
 		if !w.seen {
-			w.report(w.locate(w.pos), -1, ClassContainer, ErrNotWARC, ex)
-		} else {
-			w.report(w.locate(w.pos), -1, ClassContainer, ErrGarbage, ex)
+			sentinel = ErrNotWARC
 		}
+		w.report(w.locate(w.pos), -1, ClassContainer, sentinel, ex)
 	}
 	w.seen = true // one ErrNotWARC per stream; later gaps are garbage
 	w.gap = true
@@ -276,7 +275,6 @@ func (w *WARCReader) readHeader() bool {
 	w.index++
 	w.seen = true
 	w.gap = true // until the header proves good, what follows is covered by its error
-	w.start = w.pos
 	w.off = w.locate(w.pos)
 	w.cut = false
 	w.sc = w.sc[:0]
@@ -437,36 +435,22 @@ func (w *WARCReader) Read(p []byte) (int, error) {
 // rest, and returns dst and the block's length as stored (less than
 // Content-Length when truncated). The error is an environment error only.
 func (w *WARCReader) ReadBlock(dst []byte, limit int) ([]byte, int64, error) {
-	want := min(w.left, int64(limit))
-	total := w.left
-	if int64(cap(dst)-len(dst)) < want {
-		nd := make([]byte, len(dst), len(dst)+int(want))
+	start := w.pos
+	want := int(min(w.left, int64(limit)))
+	if cap(dst)-len(dst) < want {
+		// Exactly want more, not append's growth: a job keeps a record
+		// buffer for reuse only up to keepBlock.
+		nd := make([]byte, len(dst), len(dst)+want)
 		copy(nd, dst)
 		dst = nd
 	}
-	base := len(dst)
-	for int64(len(dst)-base) < want {
-		n, err := w.Read(dst[len(dst) : base+int(want)])
-		dst = dst[:len(dst)+n]
-		if err != nil {
-			if err == io.EOF {
-				return dst, int64(len(dst) - base), nil
-			}
-			return dst, int64(len(dst) - base), err
-		}
+	n, err := io.ReadFull(w, dst[len(dst):len(dst)+want])
+	dst = dst[:len(dst)+n]
+	switch err {
+	case nil:
+		err = w.skip()
+	case io.EOF, io.ErrUnexpectedEOF:
+		err = nil // the stream ended inside the block: Truncated says so
 	}
-	for w.left > 0 {
-		n, err := w.br.Discard(int(min(w.left, 1<<30)))
-		w.pos += int64(n)
-		w.left -= int64(n)
-		if err != nil {
-			got := total - w.left
-			if w.ioErr(err) {
-				return dst, got, err
-			}
-			w.truncated()
-			return dst, got, nil
-		}
-	}
-	return dst, total, nil
+	return dst, w.pos - start, err
 }

@@ -101,7 +101,6 @@ func (j *job) full() bool { return j.n >= batchRecords || j.bytes >= batchBytes 
 
 // setWARC copies the header h into j.
 func (j *rec) setWARC(h *WARCHeader) {
-	j.kind = jobWARC
 	j.hdr = append(j.hdr[:0], h.Raw...)
 	base := cap(h.Raw)
 	for i, v := range [numFields][]byte{h.TargetURI, h.Date, h.RecordID, h.IPAddress, h.PayloadDigest, h.Truncated, h.IdentifiedType, h.ContentType} {
@@ -192,7 +191,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 		}
 		payload = block[n:]
 		stored -= int64(n)
-	} else if !j.resource && containsTokenFoldPrefix(j.field(fContentType), "application/http") {
+	} else if !j.resource && hasPrefixFold(j.field(fContentType), "application/http") {
 		return j.src.dataErr(j.offset, j.index, ClassHTTP, ErrStatusLine, block)
 	}
 
@@ -258,6 +257,3 @@ func identity(h *HTTPHeader) bool {
 // section 6.4.1: not 1xx, 204 or 304, where Content-Length may describe a
 // body that was never sent).
 func hasContent(status int) bool { return status >= 200 && status != 204 && status != 304 }
-
-// containsTokenFoldPrefix reports that a media type starts with s.
-func containsTokenFoldPrefix(b []byte, s string) bool { return hasPrefixFold(trimSpace(b), s) }

@@ -98,13 +98,7 @@ func (s *stream) readZstd(p []byte) (int, error) {
 				if z.stream {
 					s.done = true
 				}
-				s.report(s.coff, fmt.Errorf("%w: %w", ErrZstd, err), nil)
-				s.gap = true
-				if n > 0 {
-					s.pending = errBreak
-					return n, nil
-				}
-				return 0, errBreak
+				return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 			}
 			return n, nil
 		}

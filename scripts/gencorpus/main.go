@@ -252,11 +252,11 @@ func (g *gen) payload(host string, status int) ([]byte, string) {
 func (g *gen) pair(w *bufio.Writer, info, url string, status int, location string) error {
 	g.date = g.date.Add(time.Duration(g.rng.IntN(400)) * time.Millisecond)
 	date := g.date.Format(time.RFC3339)
-	host := strings.SplitN(strings.SplitN(url, "://", 2)[1], "/", 2)[0]
+	_, rest, _ := strings.Cut(url, "://")
+	host, path, _ := strings.Cut(rest, "/")
 	ip := fmt.Sprintf("%d.%d.%d.%d", 1+g.rng.IntN(222), g.rng.IntN(256), g.rng.IntN(256), 1+g.rng.IntN(254))
 	reqID := g.uuid()
-	path := "/" + strings.SplitN(strings.SplitN(url, "://", 2)[1], "/", 2)[1]
-	req := "GET " + path + " HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\n" +
+	req := "GET /" + path + " HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\n" +
 		"Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\nAccept-Language: en-US,en;q=0.5\r\n" +
 		"Accept-Encoding: br,gzip\r\nHost: " + host + "\r\nConnection: Keep-Alive\r\n\r\n"
 	common := "WARC-Date: " + date + "\r\n"
