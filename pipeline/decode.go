@@ -16,6 +16,31 @@ type decoder struct {
 	wr  *WARCReader
 	buf []byte
 	cur *job // the batch being filled
+	// stop is the first data error Config.Strict turns into a run failure
+	// that was raised inside a reader callback (the stream's or the WARC
+	// reader's report), where it cannot be returned; the read loops check
+	// it.
+	stop error
+}
+
+// dataErr counts a data error of the current input and keeps the first one
+// that must stop the run (Config.Strict) in d.stop.
+func (d *decoder) dataErr(off, rec int64, class Class, err error, ex []byte) {
+	if e := d.src.dataErr(off, rec, class, err, ex); e != nil && d.stop == nil {
+		d.stop = e
+	}
+}
+
+// open starts reading the (possibly compressed) input rc: its container
+// errors are counted through dataErr.
+func (d *decoder) open(ctx context.Context, rc io.Reader) error {
+	d.stop = nil
+	d.s.ctx = ctx
+	d.s.report = func(off int64, err error, ex []byte) { d.dataErr(off, -1, ClassContainer, err, ex) }
+	if err := d.s.reset(rc, &d.r.bytesRead); err != nil {
+		return d.src.dataErr(0, -1, ClassContainer, err, nil)
+	}
+	return nil
 }
 
 // slot returns a record to fill in the current batch, waiting for a free
@@ -67,31 +92,20 @@ const warcinfoLimit = 64 << 10
 // blocks that count go to the workers as they are stored.
 func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	r, src := d.r, d.src
-	var stop error // a Strict error raised inside a callback
-	d.s.report = func(off int64, err error, ex []byte) {
-		if e := src.dataErr(off, -1, ClassContainer, err, ex); e != nil && stop == nil {
-			stop = e
-		}
-	}
-	d.s.ctx = ctx
-	if err := d.s.reset(rc, &r.bytesRead); err != nil {
-		return src.dataErr(0, -1, ClassContainer, err, nil)
+	if err := d.open(ctx, rc); err != nil {
+		return err
 	}
 	wr := d.wr
 	wr.Reset(&d.s)
 	wr.Locate = d.s.offsetAt
-	wr.Report = func(off, rec int64, class Class, err error, ex []byte) {
-		if e := src.dataErr(off, rec, class, err, ex); e != nil && stop == nil {
-			stop = e
-		}
-	}
+	wr.Report = d.dataErr
 	crawl := r.cfg.Crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
 	// Records counts every record header found, malformed ones included.
 	defer func() { r.records.Add(wr.Index() + 1) }()
 	for wr.Next() {
-		if stop != nil {
-			return stop
+		if d.stop != nil {
+			return d.stop
 		}
 		if wr.Index()&255 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -115,8 +129,8 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				d.unslot()
 				return err
 			}
-			if stop != nil {
-				return stop
+			if d.stop != nil {
+				return d.stop
 			}
 			if err := d.commit(ctx, len(j.block)); err != nil {
 				return err
@@ -135,8 +149,8 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			}
 		}
 	}
-	if stop != nil {
-		return stop
+	if d.stop != nil {
+		return d.stop
 	}
 	return wr.Err()
 }

@@ -33,19 +33,9 @@ func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status
 	return d.commit(ctx, len(j.block))
 }
 
-func (d *decoder) openStream(ctx context.Context, rc io.Reader) error {
-	src := d.src
-	d.s.ctx = ctx
-	d.s.report = func(off int64, err error, ex []byte) { src.dataErr(off, -1, ClassContainer, err, ex) }
-	if err := d.s.reset(rc, &d.r.bytesRead); err != nil {
-		return src.dataErr(0, -1, ClassContainer, err, nil)
-	}
-	return nil
-}
-
 // jsonl reads JSON Lines: one object per line with the Config.Fields names.
 func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
-	if err := d.openStream(ctx, rc); err != nil {
+	if err := d.open(ctx, rc); err != nil {
 		return err
 	}
 	f := d.r.cfg.Fields
@@ -60,6 +50,9 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 			if e := d.jsonRow(ctx, m, f, line, d.s.offsetAt(start), idx); e != nil {
 				return e
 			}
+		}
+		if d.stop != nil {
+			return d.stop
 		}
 		if err == io.EOF {
 			return nil
@@ -140,7 +133,7 @@ func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 // csv reads CSV with a header row naming the Config.Fields columns; a
 // "host" column stands in for a missing url column.
 func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
-	if err := d.openStream(ctx, rc); err != nil {
+	if err := d.open(ctx, rc); err != nil {
 		return err
 	}
 	f := d.r.cfg.Fields
@@ -205,7 +198,7 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 // tar reads a tar archive (plain, gzip or zstd) of files named by host.
 // A broken tar stream cannot be resynchronised: the rest is skipped.
 func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
-	if err := d.openStream(ctx, rc); err != nil {
+	if err := d.open(ctx, rc); err != nil {
 		return err
 	}
 	tr := tar.NewReader(&d.s)
@@ -259,7 +252,7 @@ func (d *decoder) readBody(ctx context.Context, r io.Reader, off, idx int64, url
 
 // hostFile reads one file named by host (example.com-robots.txt).
 func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
-	if err := d.openStream(ctx, rc); err != nil {
+	if err := d.open(ctx, rc); err != nil {
 		return err
 	}
 	d.r.records.Add(1)

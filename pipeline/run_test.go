@@ -285,3 +285,29 @@ func TestJobTrim(t *testing.T) {
 		t.Errorf("buffer of %d bytes kept, want dropped above %d", cap(big), keepBlock)
 	}
 }
+
+// TestStrictDump: a garbage gap between gzip members inside a compressed dump ends a
+// --strict run like one inside a WARC does (the stream's container report
+// used to be counted and its Strict error dropped), and a lenient run reads
+// past it.
+func TestStrictDump(t *testing.T) {
+	line := func(host string) []byte {
+		return []byte(`{"url":"https://` + host + `/robots.txt","status":200,"body":"User-agent: *\nDisallow: /\n"}` + "\n")
+	}
+	// Garbage between two members: counted as a container error, skipped
+	// to the next gzip magic, no partial row in between.
+	data := append(append(gzipMember(line("a.example")), "not gzip at all"...), gzipMember(line("c.example"))...)
+	f := filepath.Join(t.TempDir(), "dump.jsonl.gz")
+	if err := os.WriteFile(f, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var re *ReadError
+	_, _, err := collect(t, Config{Strict: true}, f)
+	if !errors.As(err, &re) || re.Class != ClassContainer {
+		t.Fatalf("strict: err %v, want a container ReadError", err)
+	}
+	caps, sum, err := collect(t, Config{}, f)
+	if err != nil || !sum.HadErrors() || find(caps, "https://a.example/robots.txt") == nil || find(caps, "https://c.example/robots.txt") == nil {
+		t.Fatalf("lenient: err %v, %d captures, summary %+v", err, len(caps), sum)
+	}
+}
