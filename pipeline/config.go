@@ -99,11 +99,10 @@ type Config struct {
 	// Strict makes the first data error end the run (Run returns it).
 	Strict bool
 
-	// Progress receives a progress bar when non-nil and ProgressTerminal is
-	// set (the bar redraws a line, which only a terminal shows well). The
-	// caller decides: stderr, not a terminal or --quiet means nil.
-	Progress         io.Writer
-	ProgressTerminal bool
+	// Progress receives a progress bar when non-nil. The bar redraws a
+	// line, which only a terminal shows well, so the caller passes stderr
+	// only when it is a terminal and --quiet is off, and nil otherwise.
+	Progress io.Writer
 
 	// Fields names the columns of JSON Lines and CSV dumps.
 	Fields Fields

@@ -21,10 +21,9 @@ func ExampleRun() {
 		shard = pipeline.Shard{}
 	}
 	cfg := pipeline.Config{
-		Shard:            shard,
-		Progress:         os.Stderr,
-		ProgressTerminal: false, // the command checks isatty(stderr) and --quiet
-		ManifestBase:     "https://data.commoncrawl.org/",
+		Shard:        shard,
+		Progress:     nil, // the command passes os.Stderr when it is a terminal and --quiet is off
+		ManifestBase: "https://data.commoncrawl.org/",
 	}
 	perWorker := make([]int, pipeline.DefaultConfig().Workers)
 	sum, err := pipeline.Run(ctx, cfg, []string{"crawl-data/CC-MAIN-2024-22/robotstxt.paths.gz"}, func(w int, c *pipeline.Capture) error {

@@ -14,10 +14,9 @@ const progressEvery = 200 * time.Millisecond
 
 // startProgress draws bytes read against the known total (files are sized
 // up front, URLs when their response says), captures/s and ETA, until the
-// returned stop is called. It draws nothing unless Config.Progress is set
-// and is a terminal.
+// returned stop is called. It draws nothing unless Config.Progress is set.
 func (r *runner) startProgress(list []input) (stop func()) {
-	if r.cfg.Progress == nil || !r.cfg.ProgressTerminal {
+	if r.cfg.Progress == nil {
 		return func() {}
 	}
 	for _, in := range list {

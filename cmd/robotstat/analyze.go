@@ -226,7 +226,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		pc.RecordLimit = max(pc.RecordLimit, f.parseLimit+64<<10)
 	}
 	if !f.quiet && m.StderrIsTerminal {
-		pc.Progress, pc.ProgressTerminal = m.Stderr, true
+		pc.Progress = m.Stderr
 	}
 	if err := pc.Validate(); err != nil {
 		return usageErrorf("analyze", "%v", err)

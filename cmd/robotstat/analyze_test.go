@@ -69,6 +69,9 @@ func TestAnalyzeSample(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr)
 		}
 	}
+	if strings.Contains(stderr, "100%") {
+		t.Errorf("progress drawn on a non-terminal:\n%s", stderr)
+	}
 	files := parquetFiles(t, out)
 	var tables []string
 	for _, f := range files {
