@@ -127,6 +127,12 @@ func TestBadInputs(t *testing.T) {
 					t.Errorf("%+v %q", c.Capture, c.Body)
 				}
 			}},
+		{"blank_line_before_status_line", "x.warc", warcRecord("response", "https://a.example/robots.txt", []byte("\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nUser-agent: *\n")),
+			want{1, 1, nil, nil}, func(t *testing.T, caps []got) {
+				if c := caps[0]; c.Status != 200 || c.ContentType != "text/plain" || c.Body != "User-agent: *\n" {
+					t.Errorf("%+v %q", c.Capture, c.Body)
+				}
+			}},
 		{"missing_reason_phrase", "x.warc", warcRecord("response", "https://a.example/robots.txt", []byte("HTTP/1.1 200\r\nContent-Type: text/plain\r\n\r\nUser-agent: *\n")),
 			want{1, 1, nil, nil}, func(t *testing.T, caps []got) {
 				if c := caps[0]; c.Status != 200 || c.Reason != "" || c.Body != "User-agent: *\n" {

@@ -172,7 +172,11 @@ func (r *runner) process(w *workerState, j *rec) error {
 	var hh *HTTPHeader
 	payload := block
 	stored := j.stored
-	if !j.resource && hasPrefixFold(block, "HTTP/") {
+	if !j.resource {
+		// The parser decides whether the block is an HTTP message (it skips
+		// the blank lines some writers put before the status line). A block
+		// that is not one is the body itself, unless the record says it is
+		// HTTP or it starts like one.
 		hh = &w.hh
 		n, err := ParseHTTPHeader(block, hh)
 		switch err {
@@ -186,13 +190,16 @@ func (r *runner) process(w *workerState, j *rec) error {
 			if err := j.src.dataErr(j.offset, j.index, ClassHTTP, err, nil); err != nil {
 				return err
 			}
+		case ErrStatusLine:
+			if hasPrefixFold(block, "HTTP/") || hasPrefixFold(j.field(fContentType), "application/http") {
+				return j.src.dataErr(j.offset, j.index, ClassHTTP, err, block)
+			}
+			hh, n = nil, 0
 		default:
 			return j.src.dataErr(j.offset, j.index, ClassHTTP, err, block)
 		}
 		payload = block[n:]
 		stored -= int64(n)
-	} else if !j.resource && hasPrefixFold(j.field(fContentType), "application/http") {
-		return j.src.dataErr(j.offset, j.index, ClassHTTP, ErrStatusLine, block)
 	}
 
 	pl := w.dec.decode(hh, payload, stored, r.cfg.BodyLimit)
