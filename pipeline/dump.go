@@ -18,7 +18,7 @@ import (
 // named by host. They share the container layer (gzip or zstd by content)
 // and turn each row or file into a direct job.
 
-const maxLine = 16 << 20 // a JSON line or CSV record longer than this is skipped
+const maxLine = 16 << 20 // a JSON line longer than this is skipped (encoding/csv sets no record limit)
 
 // direct hands one capture with known fields to the workers.
 func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64) error {

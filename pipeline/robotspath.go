@@ -25,9 +25,9 @@ func isRobotsPath(u []byte) bool {
 	return string(path) == "/robots.txt"
 }
 
-// isRobotstxtSource reports a Common Crawl robotstxt WARC by its name:
-// crawl-data/CC-MAIN-YYYY-WW/segments/SEG/robotstxt/FILE.warc.gz, or a
-// local copy whose folder or file name says robotstxt.
+// isRobotstxtSource reports a Common Crawl robotstxt WARC by its name
+// (crawl-data/CC-MAIN-YYYY-WW/segments/SEG/robotstxt/FILE.warc.gz, or a
+// local copy): "robotstxt" anywhere in the path, in any case.
 func isRobotstxtSource(name string) bool {
 	return strings.Contains(strings.ToLower(name), "robotstxt")
 }
