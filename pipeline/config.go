@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"runtime"
 	"time"
+
+	"github.com/robotstat/robotstat/parse"
 )
 
 // Responses says which WARC response and resource records become captures.
@@ -134,7 +136,7 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultBodyLimit      = 512000
+	DefaultBodyLimit      = parse.DefaultLimit // bodies are kept up to what is parsed
 	DefaultRecordLimit    = 2 << 20
 	DefaultMaxDiagnostics = 100
 	recordLimitSlack      = 64 << 10
