@@ -61,15 +61,15 @@ func TestCorpusInvariants(t *testing.T) {
 			switch {
 			case b.RootAllowed == nil:
 				t.Errorf("%s %s: root_allowed NULL on a parsed file", name, b.Bot)
-			case b.Verdict == VerdictFull && *b.RootAllowed, b.Verdict == VerdictNone && !*b.RootAllowed:
+			case b.Verdict == schema.VerdictFull && *b.RootAllowed, b.Verdict == schema.VerdictNone && !*b.RootAllowed:
 				t.Errorf("%s %s: verdict %s with root allowed %v", name, b.Bot, b.Verdict, *b.RootAllowed)
 			}
 			// Somesite tests a subset of paths, so robotstat's full and
 			// none (claims about every path) imply the same for somesite.
-			if (b.Verdict == VerdictFull || b.Verdict == VerdictNone) && b.Somesite != b.Verdict {
+			if (b.Verdict == schema.VerdictFull || b.Verdict == schema.VerdictNone) && b.Somesite != b.Verdict {
 				t.Errorf("%s %s: verdict %s but somesite %s", name, b.Bot, b.Verdict, b.Somesite)
 			}
-			if b.CIC == CICAll && b.Verdict != VerdictFull || b.CCClass == CCDisallowAll && b.Verdict != VerdictFull && b.Matched != "named" {
+			if b.CIC == schema.CICAll && b.Verdict != schema.VerdictFull || b.CCClass == schema.CCClassDisallowAll && b.Verdict != schema.VerdictFull && b.Matched != "named" {
 				t.Errorf("%s %s: cic %s cc %s but verdict %s", name, b.Bot, b.CIC, b.CCClass, b.Verdict)
 			}
 		}
@@ -152,7 +152,7 @@ func verdictOracle(t *testing.T) {
 			if d.Reason == parse.ReasonImplicit {
 				continue
 			}
-			if got == VerdictFull && d.Allowed || got == VerdictNone && !d.Allowed {
+			if got == schema.VerdictFull && d.Allowed || got == schema.VerdictNone && !d.Allowed {
 				t.Fatalf("%q: verdict %s but %q is allowed=%v", body, got, path, d.Allowed)
 			}
 		}

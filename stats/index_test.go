@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
 // TestRuleIndexMatchesDecideSet compares the index with parse's DecideSet on
@@ -108,7 +109,7 @@ func TestVerdictWorstCase(t *testing.T) {
 		t.Errorf("%d bytes took %v", sb.Len(), d)
 	}
 	for _, b := range rows.Bots {
-		if b.Verdict != VerdictFull {
+		if b.Verdict != schema.VerdictFull {
 			t.Fatalf("%s: %s, want full", b.Bot, b.Verdict)
 		}
 	}

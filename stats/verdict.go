@@ -6,29 +6,13 @@ import (
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
-// Verdict values. robotstat's own verdict and the somesite verdict use
-// full/partial/none; cic uses all/some/none; cc_class uses
-// disallow-all/allow-all/allow-part. Every definition answers unknown for
-// an unresolved redirect.
-const (
-	VerdictFull    = "full"
-	VerdictPartial = "partial"
-	VerdictNone    = "none"
-	VerdictUnknown = "unknown"
-
-	CICAll  = "all"
-	CICSome = "some"
-	CICNone = "none"
-
-	CCDisallowAll = "disallow-all"
-	CCAllowAll    = "allow-all"
-	CCAllowPart   = "allow-part"
-)
-
-// Verdicts is the answer of every definition for one agent on one capture.
-// See the package documentation and VERDICTS.md for the definitions.
+// Verdicts is the answer of every definition for one agent on one capture,
+// in the bots table's vocabularies (schema.VerdictFull, schema.CICAll,
+// schema.CCClassDisallowAll, ...). See the package documentation and
+// VERDICTS.md for the definitions.
 type Verdicts struct {
 	Verdict  string // robotstat: full, partial, none, unknown
 	Somesite string // Liu et al. IMC'25: full, partial, none, unknown
@@ -42,10 +26,10 @@ type Verdicts struct {
 }
 
 var (
-	verdictsUnavailable = Verdicts{VerdictNone, VerdictNone, CICNone, CCAllowAll, true, true}
-	verdictsUnreachable = Verdicts{VerdictFull, VerdictFull, CICAll, CCDisallowAll, false, true}
-	verdictsRedirect    = Verdicts{VerdictUnknown, VerdictUnknown, VerdictUnknown, VerdictUnknown, false, false}
-	verdictsNoGroup     = Verdicts{VerdictNone, VerdictNone, CICNone, CCAllowAll, true, true}
+	verdictsUnavailable = Verdicts{schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll, true, true}
+	verdictsUnreachable = Verdicts{schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll, false, true}
+	verdictsRedirect    = Verdicts{schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, false, false}
+	verdictsNoGroup     = Verdicts{schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll, true, true}
 )
 
 // Witness paths. probePath stands for "a path no rule was written for"; its
@@ -189,7 +173,7 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
 		// every witness and every somesite path would be.
-		out.Verdict, out.Somesite = VerdictFull, VerdictFull
+		out.Verdict, out.Somesite = schema.VerdictFull, schema.VerdictFull
 	} else {
 		out.Verdict = v.robotstat(id, m)
 		out.Somesite = v.somesite(id, m)
@@ -240,11 +224,11 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		}
 	}
 	if !hasDisallow {
-		return VerdictNone
+		return schema.VerdictNone
 	}
 	v.allowed, v.disallowed = false, false
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], probePath...)) {
-		return VerdictPartial
+		return schema.VerdictPartial
 	}
 	// Look first among the rules that can supply what is still missing:
 	// allow rules make a blocked root partial, disallow rules an allowed one.
@@ -261,18 +245,18 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 				}
 				v.maybeIndex()
 				if v.witnesses(id, m, ru.Pattern) {
-					return VerdictPartial
+					return schema.VerdictPartial
 				}
 			}
 		}
 	}
 	switch {
 	case !v.allowed:
-		return VerdictFull
+		return schema.VerdictFull
 	case !v.disallowed:
-		return VerdictNone
+		return schema.VerdictNone
 	}
-	return VerdictPartial
+	return schema.VerdictPartial
 }
 
 // maybeIndex switches a large set to the index once it has needed more
@@ -463,7 +447,7 @@ func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
 func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	v.allowed, v.disallowed = false, false
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
-		return VerdictPartial
+		return schema.VerdictPartial
 	}
 	for i, o := range v.uniq {
 		if v.maybeIndex() && !v.normDone {
@@ -480,16 +464,16 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 		}
 		v.buf = append(b, p...)
 		if v.try(id, m, v.buf) {
-			return VerdictPartial
+			return schema.VerdictPartial
 		}
 	}
 	switch {
 	case !v.allowed:
-		return VerdictFull
+		return schema.VerdictFull
 	case !v.disallowed:
-		return VerdictNone
+		return schema.VerdictNone
 	}
-	return VerdictPartial
+	return schema.VerdictPartial
 }
 
 // cic follows Longpre et al. 2024 (Data Provenance Initiative,
@@ -516,16 +500,16 @@ func (v *Verdicter) cic(id parse.SetID) string {
 		}
 	}
 	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || equalLists(v.alls, v.dis) {
-		return CICNone
+		return schema.CICNone
 	}
 	if len(v.alls) == 0 {
 		for _, d := range v.dis {
 			if string(d) == "/" {
-				return CICAll
+				return schema.CICAll
 			}
 		}
 	}
-	return CICSome
+	return schema.CICSome
 }
 
 // ccClass follows Common Crawl's robotstxt-experiments
@@ -553,25 +537,25 @@ func (v *Verdicter) ccClass(id parse.SetID, m parse.Match) string {
 				return v.ccClass(star, parse.MatchStar)
 			}
 		}
-		return CCAllowAll
+		return schema.CCClassAllowAll
 	case n > 1:
-		return CCAllowPart
+		return schema.CCClassAllowPart
 	}
 	raw := string(only.Raw)
 	if only.Directive == parse.Disallow {
 		switch raw {
 		case "/":
-			return CCDisallowAll
+			return schema.CCClassDisallowAll
 		case "":
-			return CCAllowAll
+			return schema.CCClassAllowAll
 		}
-		return CCAllowPart
+		return schema.CCClassAllowPart
 	}
 	switch raw {
 	case "/", "*", "/*", "":
-		return CCAllowAll
+		return schema.CCClassAllowAll
 	}
-	return CCAllowPart
+	return schema.CCClassAllowPart
 }
 
 // somesitePath is the path Liu et al.'s pipeline ends up testing for one
