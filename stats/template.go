@@ -31,10 +31,10 @@ type TemplateSet struct {
 }
 
 type template struct {
-	name, platform string
-	all, any       []int32
-	minAny         int
-	keys           []string
+	name     string
+	all, any []int32
+	minAny   int
+	keys     []string
 	// consecutive: the rules of all sit in consecutive groups, in order.
 	consecutive bool
 }
@@ -103,7 +103,7 @@ func ReadTemplates(r io.Reader) (*TemplateSet, error) {
 		if t.MinAny < 0 || t.MinAny > len(t.Any) || len(t.Any) > 0 && t.MinAny == 0 {
 			return nil, fmt.Errorf("%w: %s: min_any %d with %d any rules", ErrTemplates, t.Name, t.MinAny, len(t.Any))
 		}
-		tp := template{name: t.Name, platform: t.Platform, minAny: t.MinAny, consecutive: t.ConsecutiveGroups}
+		tp := template{name: t.Name, minAny: t.MinAny, consecutive: t.ConsecutiveGroups}
 		for _, k := range t.Keys {
 			tp.keys = append(tp.keys, strings.ToLower(k))
 		}
