@@ -603,11 +603,13 @@ type collector struct {
 		url  string
 	}
 
-	// ruleValues hold every allow/disallow value (somesite's paths), as
-	// slices of valArena.
+	// ruleValues hold every allow/disallow value (somesite's paths),
+	// disallow values first (see Verdicter.Reset), as slices of valArena;
+	// valAllow tells which span is an allow value.
 	ruleValues [][]byte
 	valArena   []byte
 	valSpans   []int
+	valAllow   []bool
 
 	body  []byte
 	diags []diag
@@ -639,6 +641,7 @@ func (h *collector) Start(f *parse.FileInfo) {
 	h.ruleValues = h.ruleValues[:0]
 	h.valArena = h.valArena[:0]
 	h.valSpans = h.valSpans[:0]
+	h.valAllow = h.valAllow[:0]
 	h.diags = h.diags[:0]
 }
 
@@ -711,6 +714,7 @@ func (h *collector) rule(e *parse.Entry) {
 	h.record(e)
 	h.valArena = append(h.valArena, e.Value...)
 	h.valSpans = append(h.valSpans, len(h.valArena))
+	h.valAllow = append(h.valAllow, e.Key == parse.KeyAllow)
 }
 
 func (h *collector) Allow(e *parse.Entry)    { h.rule(e) }
@@ -809,10 +813,14 @@ func (h *collector) lineText(l *parse.LineInfo) []byte {
 
 func (h *collector) End(*parse.Summary) {
 	h.ruleValues = h.ruleValues[:0]
-	start := 0
-	for _, end := range h.valSpans {
-		h.ruleValues = append(h.ruleValues, h.valArena[start:end:end])
-		start = end
+	for _, allow := range [...]bool{false, true} {
+		start := 0
+		for i, end := range h.valSpans {
+			if h.valAllow[i] == allow {
+				h.ruleValues = append(h.ruleValues, h.valArena[start:end:end])
+			}
+			start = end
+		}
 	}
 }
 

@@ -1,8 +1,6 @@
 package stats
 
 import (
-	"bytes"
-	"slices"
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
@@ -56,10 +54,14 @@ type Verdicter struct {
 	// as [start,end) offsets into paths.
 	paths []byte
 	spans []int32
+	// uniq are the distinct paths among spans[:scanned], in file order
+	// (see distinct); seen holds them as strings aliasing paths.
+	uniq    [][2]int32
+	scanned int
+	seen    map[string]struct{}
 	// scratch for witnesses and cic's lists
-	buf, url    []byte
-	dis, alls   [][]byte
-	order, uniq [][2]int32
+	buf, url  []byte
+	dis, alls [][]byte
 	// large sets are decided through an index (index.go)
 	idx       ruleIndex
 	useIdx    bool
@@ -79,7 +81,10 @@ type Verdicter struct {
 // Reset prepares v for the file r was just built from. rawValues are the
 // values of every allow and disallow line of the file as written (including
 // those before the first user-agent line, which the somesite definition
-// also tests); pass nil to use r.Rules().
+// also tests); pass nil to use r.Rules(). Their order does not change any
+// verdict, only how soon somesite settles: it tries the distinct values in
+// the order given, so Analyze passes the disallow values first (most sets
+// allow "/", and then the first disallowed value decides).
 func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 	v.r = r
 	n := r.NumSets()
@@ -90,6 +95,9 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 	v.cache = v.cache[:n]
 	v.done = v.done[:n]
 	clear(v.done)
+	// seen's keys alias paths: forget them before paths is overwritten.
+	clear(v.seen)
+	v.uniq, v.scanned = v.uniq[:0], 0
 	v.paths = v.paths[:0]
 	v.spans = v.spans[:0]
 	if cap(v.buf) < 256 {
@@ -100,7 +108,7 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 		if len(val) > 0 && val[len(val)-1] == '$' {
 			val = val[:len(val)-1]
 		}
-		// Store the path somesite will test, once per distinct path.
+		// Store the path somesite will test (distinct drops repeats).
 		p := somesitePath(val)
 		v.paths = append(v.paths, p...)
 		v.spans = append(v.spans, int32(len(v.paths)))
@@ -114,29 +122,33 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 			add(r.Rules()[i].Raw)
 		}
 	}
-	v.dedupPaths()
 	v.normDone = false
 }
 
-// dedupPaths sorts the somesite paths and drops repeats: a blocklist of a
-// hundred "Disallow: /" groups tests "/" once.
-func (v *Verdicter) dedupPaths() {
-	v.order = v.order[:0]
-	start := int32(0)
-	for _, end := range v.spans {
-		v.order = append(v.order, [2]int32{start, end})
-		start = end
-	}
-	slices.SortFunc(v.order, func(a, b [2]int32) int {
-		return bytes.Compare(v.paths[a[0]:a[1]], v.paths[b[0]:b[1]])
-	})
-	v.uniq = v.uniq[:0]
-	for i, o := range v.order {
-		if i > 0 && bytes.Equal(v.paths[o[0]:o[1]], v.paths[v.order[i-1][0]:v.order[i-1][1]]) {
+// distinct reports whether the file has more than i distinct somesite
+// paths, extending uniq as far as that needs: somesite tests each distinct
+// path once (a blocklist of a hundred "Disallow: /" groups tests "/" once)
+// and most sets are decided by the first few paths, so the rest are never
+// compared.
+func (v *Verdicter) distinct(i int) bool {
+	for len(v.uniq) <= i && v.scanned < len(v.spans) {
+		var start int32
+		if v.scanned > 0 {
+			start = v.spans[v.scanned-1]
+		}
+		end := v.spans[v.scanned]
+		v.scanned++
+		p := v.paths[start:end]
+		if _, dup := v.seen[string(p)]; dup {
 			continue
 		}
-		v.uniq = append(v.uniq, o)
+		if v.seen == nil {
+			v.seen = make(map[string]struct{}, 64)
+		}
+		v.seen[unsafe.String(unsafe.SliceData(p), len(p))] = struct{}{}
+		v.uniq = append(v.uniq, [2]int32{start, end})
 	}
+	return i < len(v.uniq)
 }
 
 // RootAllowed reports whether "/" may be fetched by an agent that Lookup
@@ -284,6 +296,7 @@ func (v *Verdicter) setSize(id parse.SetID) int {
 // pattern normalisation, which differs from the path normalisation only in
 // keeping "*" and a final "$", whose path forms are %2A and %24.
 func (v *Verdicter) normalisePaths() {
+	v.distinct(len(v.spans)) // every path
 	v.nbody = append(v.nbody[:0], "user-agent: x\n"...)
 	for _, o := range v.uniq {
 		p := somesiteLine(v.paths[o[0]:o[1]])
@@ -449,10 +462,11 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
 		return schema.VerdictPartial
 	}
-	for i, o := range v.uniq {
+	for i := 0; v.distinct(i); i++ {
 		if v.maybeIndex() && !v.normDone {
 			v.normalisePaths()
 		}
+		o := v.uniq[i]
 		p := v.paths[o[0]:o[1]]
 		if v.useIdx {
 			n := v.normSpans[i]
