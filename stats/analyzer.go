@@ -258,7 +258,7 @@ func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, ou
 	}
 	if outcome == parse.OutcomeParsed {
 		if star := r.StarSet(); star != parse.NoSet {
-			row.StarDisallowsRoot = !r.DecideSet(star, parse.MatchStar, "/").Allowed
+			row.StarDisallowsRoot = !a.vd.RootAllowed(star, parse.MatchStar)
 		}
 		row.Template = a.tm.match(a.opts.Templates, r, col.hasKey)
 	}

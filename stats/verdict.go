@@ -47,9 +47,8 @@ const (
 // concurrent use.
 type Verdicter struct {
 	r *parse.Robots
-	// cache per SetID; done marks computed entries.
-	cache []Verdicts
-	done  []bool
+	// sets holds, per SetID, what has been computed since Reset.
+	sets []setMemo
 	// somesite paths: every allow/disallow value of the file, "$" removed,
 	// as [start,end) offsets into paths.
 	paths []byte
@@ -88,13 +87,11 @@ type Verdicter struct {
 func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 	v.r = r
 	n := r.NumSets()
-	if cap(v.cache) < n {
-		v.cache = make([]Verdicts, n)
-		v.done = make([]bool, n)
+	if cap(v.sets) < n {
+		v.sets = make([]setMemo, n)
 	}
-	v.cache = v.cache[:n]
-	v.done = v.done[:n]
-	clear(v.done)
+	v.sets = v.sets[:n]
+	clear(v.sets)
 	// seen's keys alias paths: forget them before paths is overwritten.
 	clear(v.seen)
 	v.uniq, v.scanned = v.uniq[:0], 0
@@ -151,11 +148,32 @@ func (v *Verdicter) distinct(i int) bool {
 	return i < len(v.uniq)
 }
 
+// setMemo is what one group set's computations found: its verdicts (Known
+// once computed) and the decision for "/" (0 not yet decided, 1 allowed,
+// -1 disallowed).
+type setMemo struct {
+	verdicts Verdicts
+	root     int8
+}
+
 // RootAllowed reports whether "/" may be fetched by an agent that Lookup
 // resolved to (id, m), after the status outcome; false for a redirect.
-// It is For(id, m).RootAllowed without computing the verdicts.
+// It is For(id, m).RootAllowed without computing the verdicts. A parsed
+// file's answer is decided once per set until the next Reset: the agents
+// and bots tables, captures.star_disallows_root and the first witness of
+// robotstat and somesite all ask it.
 func (v *Verdicter) RootAllowed(id parse.SetID, m parse.Match) bool {
-	return v.r.DecideSet(id, m, "/").Allowed
+	if id == parse.NoSet || v.r.Outcome() != parse.OutcomeParsed {
+		return v.r.DecideSet(id, m, "/").Allowed
+	}
+	c := &v.sets[id]
+	if c.root == 0 {
+		c.root = -1
+		if v.r.DecideSet(id, m, "/").Allowed {
+			c.root = 1
+		}
+	}
+	return c.root > 0
 }
 
 // For returns the verdicts for an agent that Lookup resolved to (id, m).
@@ -172,8 +190,8 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	if id == parse.NoSet {
 		return verdictsNoGroup
 	}
-	if v.done[id] {
-		return v.cache[id]
+	if c := &v.sets[id]; c.verdicts.Known {
+		return c.verdicts
 	}
 	var out Verdicts
 	out.Known = true
@@ -181,7 +199,7 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	// for a large set that needs many (see index.go).
 	v.curSet = id
 	v.useIdx, v.tries, v.bigSet = false, 0, v.setSize(id) > indexThreshold
-	out.RootAllowed = v.r.DecideSet(id, m, "/").Allowed
+	out.RootAllowed = v.RootAllowed(id, m)
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
 		// every witness and every somesite path would be.
@@ -192,7 +210,7 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	}
 	out.CIC = v.cic(id)
 	out.CCClass = v.ccClass(id, m)
-	v.cache[id], v.done[id] = out, true
+	v.sets[id].verdicts = out
 	return out
 }
 
@@ -239,7 +257,7 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		return schema.VerdictNone
 	}
 	v.allowed, v.disallowed = false, false
-	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], probePath...)) {
+	if v.note(v.RootAllowed(id, m)) || v.try(id, m, append(v.buf[:0], probePath...)) {
 		return schema.VerdictPartial
 	}
 	// Look first among the rules that can supply what is still missing:
@@ -390,20 +408,24 @@ func isUniversal(pat []byte) bool {
 // try decides one witness path and reports whether both an allowed and a
 // disallowed witness have now been seen.
 func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
-	var allowed bool
 	v.tries++
 	if v.useIdx {
 		if string(b) == "/robots.txt" {
 			return false
 		}
-		allowed = v.idx.allowed(b)
-	} else {
-		d := v.decide(id, m, b)
-		if d.Reason == parse.ReasonImplicit {
-			return false
-		}
-		allowed = d.Allowed
+		return v.note(v.idx.allowed(b))
 	}
+	d := v.decide(id, m, b)
+	if d.Reason == parse.ReasonImplicit {
+		return false
+	}
+	return v.note(d.Allowed)
+}
+
+// note records one witness's decision and reports whether both an allowed
+// and a disallowed witness have now been seen. "/" is noted from
+// RootAllowed; as a decision not made again, it is not counted in tries.
+func (v *Verdicter) note(allowed bool) bool {
 	if allowed {
 		v.allowed = true
 	} else {
@@ -459,7 +481,7 @@ func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
 // ends up testing (somesitePath).
 func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	v.allowed, v.disallowed = false, false
-	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
+	if v.note(v.RootAllowed(id, m)) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
 		return schema.VerdictPartial
 	}
 	for i := 0; v.distinct(i); i++ {
