@@ -280,13 +280,7 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 			}
 		}
 	}
-	switch {
-	case !v.allowed:
-		return schema.VerdictFull
-	case !v.disallowed:
-		return schema.VerdictNone
-	}
-	return schema.VerdictPartial
+	return v.tally()
 }
 
 // maybeIndex switches a large set to the index once it has needed more
@@ -422,6 +416,18 @@ func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
 	return v.note(d.Allowed)
 }
 
+// tally is the verdict the witnesses noted so far give: full when none was
+// allowed, none when none was disallowed, partial otherwise.
+func (v *Verdicter) tally() string {
+	switch {
+	case !v.allowed:
+		return schema.VerdictFull
+	case !v.disallowed:
+		return schema.VerdictNone
+	}
+	return schema.VerdictPartial
+}
+
 // note records one witness's decision and reports whether both an allowed
 // and a disallowed witness have now been seen. "/" is noted from
 // RootAllowed; as a decision not made again, it is not counted in tries.
@@ -503,13 +509,7 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 			return schema.VerdictPartial
 		}
 	}
-	switch {
-	case !v.allowed:
-		return schema.VerdictFull
-	case !v.disallowed:
-		return schema.VerdictNone
-	}
-	return schema.VerdictPartial
+	return v.tally()
 }
 
 // cic follows Longpre et al. 2024 (Data Provenance Initiative,
