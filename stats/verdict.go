@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"bytes"
+	"slices"
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
@@ -346,10 +348,8 @@ func somesiteLine(p []byte) []byte {
 	if len(p) > 0 && p[0] == '/' {
 		p = p[1:]
 	}
-	for i, c := range p {
-		if c == '\n' || c == '\r' || c == '#' {
-			return p[:i]
-		}
+	if i := bytes.IndexAny(p, "\n\r#"); i >= 0 {
+		return p[:i]
 	}
 	return p
 }
@@ -471,7 +471,7 @@ func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
 				return true
 			}
 		}
-		if !hasByte(pat, '*') {
+		if bytes.IndexByte(pat, '*') < 0 {
 			break
 		}
 	}
@@ -525,7 +525,7 @@ func (v *Verdicter) cic(id parse.SetID) string {
 	for _, g := range v.r.SetGroups(id) {
 		for i := range groups[g].Rules {
 			ru := &groups[g].Rules[i]
-			if hasByte(ru.Raw, '?') {
+			if bytes.IndexByte(ru.Raw, '?') >= 0 {
 				continue
 			}
 			if ru.Directive == parse.Disallow {
@@ -535,7 +535,7 @@ func (v *Verdicter) cic(id parse.SetID) string {
 			}
 		}
 	}
-	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || equalLists(v.alls, v.dis) {
+	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || slices.EqualFunc(v.alls, v.dis, bytes.Equal) {
 		return schema.CICNone
 	}
 	if len(v.alls) == 0 {
@@ -602,37 +602,11 @@ func (v *Verdicter) ccClass(id parse.SetID, m parse.Match) string {
 // "/" (the characters join the host name), "*/tmp/" tests "/tmp/" and
 // "*?x" tests "/?x". The caller adds the leading "/" where needed.
 func somesitePath(val []byte) []byte {
-	for i, c := range val {
-		if c == ' ' || c == '\t' {
-			val = val[:i]
-			break
-		}
+	if i := bytes.IndexAny(val, " \t"); i >= 0 {
+		val = val[:i]
 	}
-	for i, c := range val {
-		if c == '/' || c == '?' || c == ';' {
-			return val[i:]
-		}
+	if i := bytes.IndexAny(val, "/?;"); i >= 0 {
+		return val[i:]
 	}
 	return nil
-}
-
-func hasByte(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-func equalLists(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if string(a[i]) != string(b[i]) {
-			return false
-		}
-	}
-	return true
 }
