@@ -215,11 +215,12 @@ func (m *templateMatcher) match(ts *TemplateSet, r *parse.Robots, hasKey func(st
 			}
 		}
 	}
+	if !any {
+		// Every template needs at least one rule (ReadTemplates).
+		return ""
+	}
 	for ti := range ts.templates {
 		t := &ts.templates[ti]
-		if !any && (len(t.all) > 0 || len(t.any) > 0) {
-			break
-		}
 		ok := true
 		for _, id := range t.all {
 			if !m.hits[id] {
