@@ -79,8 +79,7 @@ type Analyzer struct {
 	seen       map[string]struct{}
 	setStats   []agentSetStats
 	noSetStats agentSetStats
-	hexBuf     []byte
-	sum        [sha1.Size]byte
+	digestBuf  []byte
 }
 
 const (
@@ -278,13 +277,9 @@ func (a *Analyzer) digest(c *pipeline.Capture) string {
 	if len(c.Body) == 0 {
 		return ""
 	}
-	a.sum = sha1.Sum(c.Body)
-	const prefix = "sha1:"
-	n := base32.StdEncoding.EncodedLen(len(a.sum))
-	a.hexBuf = append(a.hexBuf[:0], prefix...)
-	a.hexBuf = append(a.hexBuf, make([]byte, n)...)
-	base32.StdEncoding.Encode(a.hexBuf[len(prefix):], a.sum[:])
-	return string(a.hexBuf)
+	sum := sha1.Sum(c.Body)
+	a.digestBuf = base32.StdEncoding.AppendEncode(append(a.digestBuf[:0], "sha1:"...), sum[:])
+	return string(a.digestBuf)
 }
 
 func hasBOM(b []byte) bool {
