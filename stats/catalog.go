@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
 	"encoding/csv"
 	"encoding/json"
@@ -56,13 +57,17 @@ const catalogFormat = "robotstat-bot-catalog"
 //go:embed catalog.json
 var catalogJSON []byte
 
-var defaultCatalog = func() *Catalog {
-	c, err := ReadCatalog(strings.NewReader(string(catalogJSON)))
+var defaultCatalog = mustReadEmbedded("catalog.json", catalogJSON, ReadCatalog)
+
+// mustReadEmbedded reads a file embedded in the package with its reader; an
+// error is a bug in the file, found by every test.
+func mustReadEmbedded[T any](name string, data []byte, read func(io.Reader) (T, error)) T {
+	v, err := read(bytes.NewReader(data))
 	if err != nil {
-		panic("stats: embedded catalog.json: " + err.Error())
+		panic("stats: embedded " + name + ": " + err.Error())
 	}
-	return c
-}()
+	return v
+}
 
 // DefaultCatalog returns the embedded catalog (catalog.json).
 func DefaultCatalog() *Catalog { return defaultCatalog }

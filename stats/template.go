@@ -63,13 +63,7 @@ type templateFile struct {
 //go:embed templates.json
 var templatesJSON []byte
 
-var defaultTemplates = func() *TemplateSet {
-	t, err := ReadTemplates(strings.NewReader(string(templatesJSON)))
-	if err != nil {
-		panic("stats: embedded templates.json: " + err.Error())
-	}
-	return t
-}()
+var defaultTemplates = mustReadEmbedded("templates.json", templatesJSON, ReadTemplates)
 
 // DefaultTemplates returns the embedded fingerprints (templates.json).
 func DefaultTemplates() *TemplateSet { return defaultTemplates }
