@@ -222,7 +222,7 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 	c := &Catalog{version: version, bots: make([]Bot, 0, len(bots)), byToken: make(map[string]int, len(bots))}
 	for _, b := range bots {
 		b.Token = strings.TrimSpace(b.Token)
-		tok := strings.ToLower(string(parse.ProductToken([]byte(b.Token))))
+		tok := tokenKey(b.Token)
 		if tok == "" {
 			return nil, fmt.Errorf("%w: %q", ErrCatalogToken, b.Token)
 		}
@@ -241,6 +241,12 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 	return c, nil
 }
 
+// tokenKey is a bot's key in byToken: the product token its Token names, in
+// lower case, as Lookup reads a robots.txt's agent.
+func tokenKey(token string) string {
+	return strings.ToLower(string(parse.ProductToken([]byte(token))))
+}
+
 // Extend returns a catalog holding c's bots followed by more's; an entry of
 // more whose product token c already has replaces c's entry in place (so a
 // --bots file can recategorise a bot). Its version is c's followed by
@@ -248,8 +254,7 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 func (c *Catalog) Extend(more *Catalog) *Catalog {
 	bots := append([]Bot(nil), c.bots...)
 	for _, b := range more.bots {
-		tok := strings.ToLower(string(parse.ProductToken([]byte(b.Token))))
-		if i, ok := c.byToken[tok]; ok {
+		if i, ok := c.byToken[tokenKey(b.Token)]; ok {
 			bots[i] = b
 			continue
 		}
