@@ -3,7 +3,6 @@ package stats
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -65,21 +64,14 @@ func TestIndexedVerdictsSameOnCorpus(t *testing.T) {
 		indexThreshold = threshold
 		defer func() { indexThreshold = old }()
 		a, _ := NewAnalyzer(DefaultOptions())
-		var rows Rows
 		var out [][]string
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows.Reset()
-			a.Analyze(captureOf(b, 200), &rows)
+		analyzeFiles(t, a, files, func(_ string, rows *Rows) {
 			var s []string
 			for _, bot := range rows.Bots {
 				s = append(s, bot.Verdict+bot.Somesite+bot.CIC+bot.CCClass)
 			}
 			out = append(out, s)
-		}
+		})
 		return out
 	}
 	direct, indexed := run(1<<30), run(0)
