@@ -87,8 +87,6 @@ func TestAnalyzerAllocs(t *testing.T) {
 	}
 }
 
-var _ = pipeline.Capture{}
-
 // BenchmarkAnalyzeWrite measures the analyze path after the pipeline: the
 // Analyzer over a Common-Crawl-like mix of captures (every real file of the
 // corpus as a 200, plus 404s, 403s, 5xx and redirects in Common Crawl's

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/robotstat/robotstat/parse"
 )
 
 // templateOf runs the embedded fingerprints on body.
@@ -121,5 +119,4 @@ func TestReadTemplatesErrors(t *testing.T) {
 	if n := len(DefaultTemplates().Names()); n < 12 {
 		t.Errorf("%d templates", n)
 	}
-	_ = parse.DefaultLimit
 }
