@@ -295,7 +295,7 @@ func (v *Verdicter) maybeIndex() bool {
 	return v.useIdx
 }
 
-// setSize counts the non-empty rules of a set.
+// setSize counts the rules of a set, empty ones included.
 func (v *Verdicter) setSize(id parse.SetID) int {
 	n := 0
 	groups := v.r.Groups()
