@@ -119,9 +119,6 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	return a, nil
 }
 
-// Options returns the options the Analyzer uses, defaults filled in.
-func (a *Analyzer) Options() Options { return a.opts }
-
 // Analyze appends the rows of capture c to dst. It never fails: whatever the
 // body holds is described (content never fails). c.Body is read only during
 // the call.
