@@ -79,8 +79,7 @@ type Analyzer struct {
 	seen       map[string]struct{}
 	setStats   []agentSetStats
 	noSetStats agentSetStats
-	hexBuf     []byte
-	sum        [sha1.Size]byte
+	digestBuf  []byte
 }
 
 const (
@@ -119,9 +118,6 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	a.tee = parse.Tee{a.robots.Handler(), &a.col}
 	return a, nil
 }
-
-// Options returns the options the Analyzer uses, defaults filled in.
-func (a *Analyzer) Options() Options { return a.opts }
 
 // Analyze appends the rows of capture c to dst. It never fails: whatever the
 // body holds is described (content never fails). c.Body is read only during
@@ -258,7 +254,7 @@ func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, ou
 	}
 	if outcome == parse.OutcomeParsed {
 		if star := r.StarSet(); star != parse.NoSet {
-			row.StarDisallowsRoot = !r.DecideSet(star, parse.MatchStar, "/").Allowed
+			row.StarDisallowsRoot = !a.vd.RootAllowed(star, parse.MatchStar)
 		}
 		row.Template = a.tm.match(a.opts.Templates, r, col.hasKey)
 	}
@@ -278,13 +274,9 @@ func (a *Analyzer) digest(c *pipeline.Capture) string {
 	if len(c.Body) == 0 {
 		return ""
 	}
-	a.sum = sha1.Sum(c.Body)
-	const prefix = "sha1:"
-	n := base32.StdEncoding.EncodedLen(len(a.sum))
-	a.hexBuf = append(a.hexBuf[:0], prefix...)
-	a.hexBuf = append(a.hexBuf, make([]byte, n)...)
-	base32.StdEncoding.Encode(a.hexBuf[len(prefix):], a.sum[:])
-	return string(a.hexBuf)
+	sum := sha1.Sum(c.Body)
+	a.digestBuf = base32.StdEncoding.AppendEncode(append(a.digestBuf[:0], "sha1:"...), sum[:])
+	return string(a.digestBuf)
 }
 
 func hasBOM(b []byte) bool {
@@ -603,11 +595,13 @@ type collector struct {
 		url  string
 	}
 
-	// ruleValues hold every allow/disallow value (somesite's paths), as
-	// slices of valArena.
+	// ruleValues hold every allow/disallow value (somesite's paths),
+	// disallow values first (see Verdicter.Reset), as slices of valArena;
+	// valAllow tells which span is an allow value.
 	ruleValues [][]byte
 	valArena   []byte
 	valSpans   []int
+	valAllow   []bool
 
 	body  []byte
 	diags []diag
@@ -639,6 +633,7 @@ func (h *collector) Start(f *parse.FileInfo) {
 	h.ruleValues = h.ruleValues[:0]
 	h.valArena = h.valArena[:0]
 	h.valSpans = h.valSpans[:0]
+	h.valAllow = h.valAllow[:0]
 	h.diags = h.diags[:0]
 }
 
@@ -711,6 +706,7 @@ func (h *collector) rule(e *parse.Entry) {
 	h.record(e)
 	h.valArena = append(h.valArena, e.Value...)
 	h.valSpans = append(h.valSpans, len(h.valArena))
+	h.valAllow = append(h.valAllow, e.Key == parse.KeyAllow)
 }
 
 func (h *collector) Allow(e *parse.Entry)    { h.rule(e) }
@@ -809,10 +805,14 @@ func (h *collector) lineText(l *parse.LineInfo) []byte {
 
 func (h *collector) End(*parse.Summary) {
 	h.ruleValues = h.ruleValues[:0]
-	start := 0
-	for _, end := range h.valSpans {
-		h.ruleValues = append(h.ruleValues, h.valArena[start:end:end])
-		start = end
+	for _, allow := range [...]bool{false, true} {
+		start := 0
+		for i, end := range h.valSpans {
+			if h.valAllow[i] == allow {
+				h.ruleValues = append(h.ruleValues, h.valArena[start:end:end])
+			}
+			start = end
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bufio"
+	"bytes"
 	_ "embed"
 	"encoding/csv"
 	"encoding/json"
@@ -56,13 +57,17 @@ const catalogFormat = "robotstat-bot-catalog"
 //go:embed catalog.json
 var catalogJSON []byte
 
-var defaultCatalog = func() *Catalog {
-	c, err := ReadCatalog(strings.NewReader(string(catalogJSON)))
+var defaultCatalog = mustReadEmbedded("catalog.json", catalogJSON, ReadCatalog)
+
+// mustReadEmbedded reads a file embedded in the package with its reader; an
+// error is a bug in the file, found by every test.
+func mustReadEmbedded[T any](name string, data []byte, read func(io.Reader) (T, error)) T {
+	v, err := read(bytes.NewReader(data))
 	if err != nil {
-		panic("stats: embedded catalog.json: " + err.Error())
+		panic("stats: embedded " + name + ": " + err.Error())
 	}
-	return c
-}()
+	return v
+}
 
 // DefaultCatalog returns the embedded catalog (catalog.json).
 func DefaultCatalog() *Catalog { return defaultCatalog }
@@ -217,7 +222,7 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 	c := &Catalog{version: version, bots: make([]Bot, 0, len(bots)), byToken: make(map[string]int, len(bots))}
 	for _, b := range bots {
 		b.Token = strings.TrimSpace(b.Token)
-		tok := strings.ToLower(string(parse.ProductToken([]byte(b.Token))))
+		tok := tokenKey(b.Token)
 		if tok == "" {
 			return nil, fmt.Errorf("%w: %q", ErrCatalogToken, b.Token)
 		}
@@ -236,6 +241,12 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 	return c, nil
 }
 
+// tokenKey is a bot's key in byToken: the product token its Token names, in
+// lower case, as Lookup reads a robots.txt's agent.
+func tokenKey(token string) string {
+	return strings.ToLower(string(parse.ProductToken([]byte(token))))
+}
+
 // Extend returns a catalog holding c's bots followed by more's; an entry of
 // more whose product token c already has replaces c's entry in place (so a
 // --bots file can recategorise a bot). Its version is c's followed by
@@ -243,8 +254,7 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 func (c *Catalog) Extend(more *Catalog) *Catalog {
 	bots := append([]Bot(nil), c.bots...)
 	for _, b := range more.bots {
-		tok := strings.ToLower(string(parse.ProductToken([]byte(b.Token))))
-		if i, ok := c.byToken[tok]; ok {
+		if i, ok := c.byToken[tokenKey(b.Token)]; ok {
 			bots[i] = b
 			continue
 		}

@@ -27,6 +27,33 @@ func corpusFiles(t testing.TB) []string {
 	return files
 }
 
+// avuimFiles lists the avuim files of the shared corpus, which the tests
+// that pin corpus-wide counts read; it skips the test without them or with
+// -short.
+func avuimFiles(t testing.TB) []string {
+	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
+	if len(files) == 0 || testing.Short() {
+		t.Skip("shared corpus not present or -short")
+	}
+	return files
+}
+
+// analyzeFiles runs a over each file as a 200 capture and calls fn with the
+// file's rows, which are valid until fn returns.
+func analyzeFiles(t testing.TB, a *Analyzer, files []string, fn func(file string, rows *Rows)) {
+	t.Helper()
+	var rows Rows
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows.Reset()
+		a.Analyze(captureOf(b, 200), &rows)
+		fn(f, &rows)
+	}
+}
+
 // TestCorpusInvariants runs every real file through the Analyzer with all
 // tables and checks relations that must hold whatever the file says.
 func TestCorpusInvariants(t *testing.T) {
@@ -61,15 +88,15 @@ func TestCorpusInvariants(t *testing.T) {
 			switch {
 			case b.RootAllowed == nil:
 				t.Errorf("%s %s: root_allowed NULL on a parsed file", name, b.Bot)
-			case b.Verdict == VerdictFull && *b.RootAllowed, b.Verdict == VerdictNone && !*b.RootAllowed:
+			case b.Verdict == schema.VerdictFull && *b.RootAllowed, b.Verdict == schema.VerdictNone && !*b.RootAllowed:
 				t.Errorf("%s %s: verdict %s with root allowed %v", name, b.Bot, b.Verdict, *b.RootAllowed)
 			}
 			// Somesite tests a subset of paths, so robotstat's full and
 			// none (claims about every path) imply the same for somesite.
-			if (b.Verdict == VerdictFull || b.Verdict == VerdictNone) && b.Somesite != b.Verdict {
+			if (b.Verdict == schema.VerdictFull || b.Verdict == schema.VerdictNone) && b.Somesite != b.Verdict {
 				t.Errorf("%s %s: verdict %s but somesite %s", name, b.Bot, b.Verdict, b.Somesite)
 			}
-			if b.CIC == CICAll && b.Verdict != VerdictFull || b.CCClass == CCDisallowAll && b.Verdict != VerdictFull && b.Matched != "named" {
+			if b.CIC == schema.CICAll && b.Verdict != schema.VerdictFull || b.CCClass == schema.CCClassDisallowAll && b.Verdict != schema.VerdictFull && b.Matched != "named" {
 				t.Errorf("%s %s: cic %s cc %s but verdict %s", name, b.Bot, b.CIC, b.CCClass, b.Verdict)
 			}
 		}
@@ -152,7 +179,7 @@ func verdictOracle(t *testing.T) {
 			if d.Reason == parse.ReasonImplicit {
 				continue
 			}
-			if got == VerdictFull && d.Allowed || got == VerdictNone && !d.Allowed {
+			if got == schema.VerdictFull && d.Allowed || got == schema.VerdictNone && !d.Allowed {
 				t.Fatalf("%q: verdict %s but %q is allowed=%v", body, got, path, d.Allowed)
 			}
 		}
@@ -162,23 +189,19 @@ func verdictOracle(t *testing.T) {
 // TestGPTBotVerdictsSharedCorpus pins the GPTBot verdict combinations over
 // the 1,347 avuim files that VERDICTS.md reports.
 func TestGPTBotVerdictsSharedCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
-	if len(files) != 1347 || testing.Short() {
-		t.Skip("shared corpus not present or -short")
+	files := avuimFiles(t)
+	if len(files) != 1347 {
+		t.Skip("shared corpus not the 1,347 files VERDICTS.md counts")
 	}
 	a, _ := NewAnalyzer(DefaultOptions())
-	var rows Rows
 	got := map[string]int{}
-	for _, f := range files {
-		body, _ := os.ReadFile(f)
-		rows.Reset()
-		a.Analyze(captureOf(body, 200), &rows)
+	analyzeFiles(t, a, files, func(_ string, rows *Rows) {
 		for _, b := range rows.Bots {
 			if b.Bot == "GPTBot" {
 				got[b.Verdict+"/"+b.Somesite+"/"+b.CIC+"/"+b.CCClass]++
 			}
 		}
-	}
+	})
 	want := map[string]int{
 		"full/full/all/disallow-all":      327,
 		"full/full/all/allow-part":        7,

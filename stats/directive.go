@@ -6,12 +6,6 @@ package stats
 // "user agent" or "dissallow" stays its own key, with the key it is read as
 // in Canonical.
 
-// Signal is one key=value pair of a Content-Signal or Content-Usage value.
-type Signal struct {
-	Key   string // lower case; empty for a bare value
-	Value string
-}
-
 // isSignalKey reports whether a canonical key carries AI-use preferences in
 // key=value form: Cloudflare's Content-Signal
 // (contentsignals.org) and the IETF AI Preferences working group's
@@ -21,12 +15,13 @@ func isSignalKey(name []byte) bool {
 	return s == "content-signal" || s == "content-usage"
 }
 
-// ParseSignals appends the pairs of a Content-Signal or Content-Usage value
-// to dst, calling add for each. Items are separated by commas (and, for
-// Content-Usage's "path vocabulary" form, by white space); an item with "="
-// is key=value with the key lower-cased and both sides trimmed; an item
+// ParseSignals calls add for each pair of a Content-Signal or Content-Usage
+// value. Items are separated by commas (and, for Content-Usage's "path
+// vocabulary" form, by white space); an item with "=" is key=value with
+// both sides trimmed (the directives table lower-cases the key); an item
 // without is a bare value with an empty key ("/news/" in
-// "Content-Usage: /news/ train-ai=n"). Empty items are skipped.
+// "Content-Usage: /news/ train-ai=n"). Empty items are skipped. key and
+// value alias v.
 func ParseSignals(v []byte, add func(key, value []byte)) {
 	for len(v) > 0 {
 		// One comma-separated item.

@@ -34,11 +34,11 @@ func FuzzAnalyzer(f *testing.F) {
 		}
 		for _, b := range rows.Bots {
 			switch b.Verdict {
-			case VerdictFull, VerdictPartial, VerdictNone, VerdictUnknown:
+			case schema.VerdictFull, schema.VerdictPartial, schema.VerdictNone, schema.VerdictUnknown:
 			default:
 				t.Fatalf("verdict %q", b.Verdict)
 			}
-			if b.RootAllowed != nil && (b.Verdict == VerdictFull && *b.RootAllowed || b.Verdict == VerdictNone && !*b.RootAllowed) {
+			if b.RootAllowed != nil && (b.Verdict == schema.VerdictFull && *b.RootAllowed || b.Verdict == schema.VerdictNone && !*b.RootAllowed) {
 				t.Fatalf("%s: verdict %s root %v", b.Bot, b.Verdict, *b.RootAllowed)
 			}
 		}

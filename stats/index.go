@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"bytes"
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
@@ -64,10 +65,8 @@ func literalPrefix(pat []byte) []byte {
 	if n := len(pat); n > 0 && pat[n-1] == '$' {
 		pat = pat[:n-1]
 	}
-	for i, c := range pat {
-		if c == '*' {
-			return pat[:i]
-		}
+	if i := bytes.IndexByte(pat, '*'); i >= 0 {
+		return pat[:i]
 	}
 	return pat
 }

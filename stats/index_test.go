@@ -3,12 +3,12 @@ package stats
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
 // TestRuleIndexMatchesDecideSet compares the index with parse's DecideSet on
@@ -64,21 +64,14 @@ func TestIndexedVerdictsSameOnCorpus(t *testing.T) {
 		indexThreshold = threshold
 		defer func() { indexThreshold = old }()
 		a, _ := NewAnalyzer(DefaultOptions())
-		var rows Rows
 		var out [][]string
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows.Reset()
-			a.Analyze(captureOf(b, 200), &rows)
+		analyzeFiles(t, a, files, func(_ string, rows *Rows) {
 			var s []string
 			for _, bot := range rows.Bots {
 				s = append(s, bot.Verdict+bot.Somesite+bot.CIC+bot.CCClass)
 			}
 			out = append(out, s)
-		}
+		})
 		return out
 	}
 	direct, indexed := run(1<<30), run(0)
@@ -108,7 +101,7 @@ func TestVerdictWorstCase(t *testing.T) {
 		t.Errorf("%d bytes took %v", sb.Len(), d)
 	}
 	for _, b := range rows.Bots {
-		if b.Verdict != VerdictFull {
+		if b.Verdict != schema.VerdictFull {
 			t.Fatalf("%s: %s, want full", b.Bot, b.Verdict)
 		}
 	}

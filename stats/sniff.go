@@ -27,7 +27,7 @@ var htmlTags = [...]string{"!doctype", "html", "head", "body", "meta", "title", 
 // second catches pages that open with prose or a stray byte.
 func LooksHTML(body []byte) bool {
 	b := body
-	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+	if hasBOM(b) {
 		b = b[3:]
 	}
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == '\f') {

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,10 +72,7 @@ func TestLineEndings(t *testing.T) {
 // among the 1,347 avuim files by its own heuristic; robotstat's must flag
 // every body that begins with markup and no file that parses into groups.
 func TestLooksHTMLSharedCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
-	if len(files) == 0 || testing.Short() {
-		t.Skip("shared corpus not present or -short")
-	}
+	files := avuimFiles(t)
 	var r parse.Robots
 	p := parse.NewParser(parse.Options{})
 	n := 0

@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"sort"
+
+	"github.com/robotstat/robotstat/schema"
 )
 
 // Report is what a Summary found, as tables ready to print and the numbers
@@ -185,8 +187,9 @@ func (b *reportBuilder) captures() *Table {
 	return t
 }
 
-var outcomeOrder = map[string]int{"parsed": 0, "unavailable": 1, "unreachable": 2, "redirect": 3}
-var statusClassOrder = map[string]int{"success": 0, "redirect": 1, "notfound": 2, "unauthorized": 3, "forbidden": 4, "defer_visits": 5, "other": 6}
+var outcomeOrder = map[string]int{schema.OutcomeParsed: 0, schema.OutcomeUnavailable: 1, schema.OutcomeUnreachable: 2, schema.OutcomeRedirect: 3}
+var statusClassOrder = map[string]int{schema.StatusClassSuccess: 0, schema.StatusClassRedirect: 1, schema.StatusClassNotFound: 2,
+	schema.StatusClassUnauthorized: 3, schema.StatusClassForbidden: 4, schema.StatusClassDeferVisits: 5, schema.StatusClassOther: 6}
 
 func orderOf(m map[string]int, k string) int {
 	if i, ok := m[k]; ok {

@@ -31,10 +31,10 @@ type TemplateSet struct {
 }
 
 type template struct {
-	name, platform string
-	all, any       []int32
-	minAny         int
-	keys           []string
+	name     string
+	all, any []int32
+	minAny   int
+	keys     []string
 	// consecutive: the rules of all sit in consecutive groups, in order.
 	consecutive bool
 }
@@ -63,13 +63,7 @@ type templateFile struct {
 //go:embed templates.json
 var templatesJSON []byte
 
-var defaultTemplates = func() *TemplateSet {
-	t, err := ReadTemplates(strings.NewReader(string(templatesJSON)))
-	if err != nil {
-		panic("stats: embedded templates.json: " + err.Error())
-	}
-	return t
-}()
+var defaultTemplates = mustReadEmbedded("templates.json", templatesJSON, ReadTemplates)
 
 // DefaultTemplates returns the embedded fingerprints (templates.json).
 func DefaultTemplates() *TemplateSet { return defaultTemplates }
@@ -103,7 +97,7 @@ func ReadTemplates(r io.Reader) (*TemplateSet, error) {
 		if t.MinAny < 0 || t.MinAny > len(t.Any) || len(t.Any) > 0 && t.MinAny == 0 {
 			return nil, fmt.Errorf("%w: %s: min_any %d with %d any rules", ErrTemplates, t.Name, t.MinAny, len(t.Any))
 		}
-		tp := template{name: t.Name, platform: t.Platform, minAny: t.MinAny, consecutive: t.ConsecutiveGroups}
+		tp := template{name: t.Name, minAny: t.MinAny, consecutive: t.ConsecutiveGroups}
 		for _, k := range t.Keys {
 			tp.keys = append(tp.keys, strings.ToLower(k))
 		}
@@ -215,11 +209,12 @@ func (m *templateMatcher) match(ts *TemplateSet, r *parse.Robots, hasKey func(st
 			}
 		}
 	}
+	if !any {
+		// Every template needs at least one rule (ReadTemplates).
+		return ""
+	}
 	for ti := range ts.templates {
 		t := &ts.templates[ti]
-		if !any && (len(t.all) > 0 || len(t.any) > 0) {
-			break
-		}
 		ok := true
 		for _, id := range t.all {
 			if !m.hits[id] {

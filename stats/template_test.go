@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/robotstat/robotstat/parse"
 )
 
 // templateOf runs the embedded fingerprints on body.
@@ -80,27 +78,13 @@ func TestTemplatesRealFiles(t *testing.T) {
 // shared corpus; the counts are what stats/README.md reports, so a change to
 // templates.json that moves them must update the README.
 func TestTemplatesSharedCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
-	if len(files) == 0 {
-		t.Skip("shared corpus not present")
-	}
-	if testing.Short() {
-		t.Skip("short")
-	}
 	a, _ := NewAnalyzer(DefaultOptions())
-	var rows Rows
 	got := map[string]int{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows.Reset()
-		a.Analyze(captureOf(b, 200), &rows)
+	analyzeFiles(t, a, avuimFiles(t), func(_ string, rows *Rows) {
 		if tm := rows.Captures[0].Template; tm != "" {
 			got[tm]++
 		}
-	}
+	})
 	want := map[string]int{"cloudflare-managed": 3, "drupal": 80, "hubspot": 1, "joomla": 7, "magento": 2,
 		"shopify": 6, "squarespace": 1, "typo3": 40, "wordpress": 49}
 	for k, v := range want {
@@ -135,5 +119,4 @@ func TestReadTemplatesErrors(t *testing.T) {
 	if n := len(DefaultTemplates().Names()); n < 12 {
 		t.Errorf("%d templates", n)
 	}
-	_ = parse.DefaultLimit
 }

@@ -6,29 +6,13 @@ import (
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/schema"
 )
 
-// Verdict values. robotstat's own verdict and the somesite verdict use
-// full/partial/none; cic uses all/some/none; cc_class uses
-// disallow-all/allow-all/allow-part. Every definition answers unknown for
-// an unresolved redirect.
-const (
-	VerdictFull    = "full"
-	VerdictPartial = "partial"
-	VerdictNone    = "none"
-	VerdictUnknown = "unknown"
-
-	CICAll  = "all"
-	CICSome = "some"
-	CICNone = "none"
-
-	CCDisallowAll = "disallow-all"
-	CCAllowAll    = "allow-all"
-	CCAllowPart   = "allow-part"
-)
-
-// Verdicts is the answer of every definition for one agent on one capture.
-// See the package documentation and VERDICTS.md for the definitions.
+// Verdicts is the answer of every definition for one agent on one capture,
+// in the bots table's vocabularies (schema.VerdictFull, schema.CICAll,
+// schema.CCClassDisallowAll, ...). See the package documentation and
+// VERDICTS.md for the definitions.
 type Verdicts struct {
 	Verdict  string // robotstat: full, partial, none, unknown
 	Somesite string // Liu et al. IMC'25: full, partial, none, unknown
@@ -42,10 +26,10 @@ type Verdicts struct {
 }
 
 var (
-	verdictsUnavailable = Verdicts{VerdictNone, VerdictNone, CICNone, CCAllowAll, true, true}
-	verdictsUnreachable = Verdicts{VerdictFull, VerdictFull, CICAll, CCDisallowAll, false, true}
-	verdictsRedirect    = Verdicts{VerdictUnknown, VerdictUnknown, VerdictUnknown, VerdictUnknown, false, false}
-	verdictsNoGroup     = Verdicts{VerdictNone, VerdictNone, CICNone, CCAllowAll, true, true}
+	verdictsUnavailable = Verdicts{schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll, true, true}
+	verdictsUnreachable = Verdicts{schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll, false, true}
+	verdictsRedirect    = Verdicts{schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, false, false}
+	verdictsNoGroup     = Verdicts{schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll, true, true}
 )
 
 // Witness paths. probePath stands for "a path no rule was written for"; its
@@ -65,17 +49,20 @@ const (
 // concurrent use.
 type Verdicter struct {
 	r *parse.Robots
-	// cache per SetID; done marks computed entries.
-	cache []Verdicts
-	done  []bool
+	// sets holds, per SetID, what has been computed since Reset.
+	sets []setMemo
 	// somesite paths: every allow/disallow value of the file, "$" removed,
 	// as [start,end) offsets into paths.
 	paths []byte
 	spans []int32
+	// uniq are the distinct paths among spans[:scanned], in file order
+	// (see distinct); seen holds them as strings aliasing paths.
+	uniq    [][2]int32
+	scanned int
+	seen    map[string]struct{}
 	// scratch for witnesses and cic's lists
-	buf, url    []byte
-	dis, alls   [][]byte
-	order, uniq [][2]int32
+	buf, url  []byte
+	dis, alls [][]byte
 	// large sets are decided through an index (index.go)
 	idx       ruleIndex
 	useIdx    bool
@@ -95,17 +82,21 @@ type Verdicter struct {
 // Reset prepares v for the file r was just built from. rawValues are the
 // values of every allow and disallow line of the file as written (including
 // those before the first user-agent line, which the somesite definition
-// also tests); pass nil to use r.Rules().
+// also tests); pass nil to use r.Rules(). Their order does not change any
+// verdict, only how soon somesite settles: it tries the distinct values in
+// the order given, so Analyze passes the disallow values first (most sets
+// allow "/", and then the first disallowed value decides).
 func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 	v.r = r
 	n := r.NumSets()
-	if cap(v.cache) < n {
-		v.cache = make([]Verdicts, n)
-		v.done = make([]bool, n)
+	if cap(v.sets) < n {
+		v.sets = make([]setMemo, n)
 	}
-	v.cache = v.cache[:n]
-	v.done = v.done[:n]
-	clear(v.done)
+	v.sets = v.sets[:n]
+	clear(v.sets)
+	// seen's keys alias paths: forget them before paths is overwritten.
+	clear(v.seen)
+	v.uniq, v.scanned = v.uniq[:0], 0
 	v.paths = v.paths[:0]
 	v.spans = v.spans[:0]
 	if cap(v.buf) < 256 {
@@ -116,7 +107,7 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 		if len(val) > 0 && val[len(val)-1] == '$' {
 			val = val[:len(val)-1]
 		}
-		// Store the path somesite will test, once per distinct path.
+		// Store the path somesite will test (distinct drops repeats).
 		p := somesitePath(val)
 		v.paths = append(v.paths, p...)
 		v.spans = append(v.spans, int32(len(v.paths)))
@@ -130,36 +121,61 @@ func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 			add(r.Rules()[i].Raw)
 		}
 	}
-	v.dedupPaths()
 	v.normDone = false
 }
 
-// dedupPaths sorts the somesite paths and drops repeats: a blocklist of a
-// hundred "Disallow: /" groups tests "/" once.
-func (v *Verdicter) dedupPaths() {
-	v.order = v.order[:0]
-	start := int32(0)
-	for _, end := range v.spans {
-		v.order = append(v.order, [2]int32{start, end})
-		start = end
-	}
-	slices.SortFunc(v.order, func(a, b [2]int32) int {
-		return bytes.Compare(v.paths[a[0]:a[1]], v.paths[b[0]:b[1]])
-	})
-	v.uniq = v.uniq[:0]
-	for i, o := range v.order {
-		if i > 0 && bytes.Equal(v.paths[o[0]:o[1]], v.paths[v.order[i-1][0]:v.order[i-1][1]]) {
+// distinct reports whether the file has more than i distinct somesite
+// paths, extending uniq as far as that needs: somesite tests each distinct
+// path once (a blocklist of a hundred "Disallow: /" groups tests "/" once)
+// and most sets are decided by the first few paths, so the rest are never
+// compared.
+func (v *Verdicter) distinct(i int) bool {
+	for len(v.uniq) <= i && v.scanned < len(v.spans) {
+		var start int32
+		if v.scanned > 0 {
+			start = v.spans[v.scanned-1]
+		}
+		end := v.spans[v.scanned]
+		v.scanned++
+		p := v.paths[start:end]
+		if _, dup := v.seen[string(p)]; dup {
 			continue
 		}
-		v.uniq = append(v.uniq, o)
+		if v.seen == nil {
+			v.seen = make(map[string]struct{}, 64)
+		}
+		v.seen[unsafe.String(unsafe.SliceData(p), len(p))] = struct{}{}
+		v.uniq = append(v.uniq, [2]int32{start, end})
 	}
+	return i < len(v.uniq)
+}
+
+// setMemo is what one group set's computations found: its verdicts (Known
+// once computed) and the decision for "/" (0 not yet decided, 1 allowed,
+// -1 disallowed).
+type setMemo struct {
+	verdicts Verdicts
+	root     int8
 }
 
 // RootAllowed reports whether "/" may be fetched by an agent that Lookup
 // resolved to (id, m), after the status outcome; false for a redirect.
-// It is For(id, m).RootAllowed without computing the verdicts.
+// It is For(id, m).RootAllowed without computing the verdicts. A parsed
+// file's answer is decided once per set until the next Reset: the agents
+// and bots tables, captures.star_disallows_root and the first witness of
+// robotstat and somesite all ask it.
 func (v *Verdicter) RootAllowed(id parse.SetID, m parse.Match) bool {
-	return v.r.DecideSet(id, m, "/").Allowed
+	if id == parse.NoSet || v.r.Outcome() != parse.OutcomeParsed {
+		return v.r.DecideSet(id, m, "/").Allowed
+	}
+	c := &v.sets[id]
+	if c.root == 0 {
+		c.root = -1
+		if v.r.DecideSet(id, m, "/").Allowed {
+			c.root = 1
+		}
+	}
+	return c.root > 0
 }
 
 // For returns the verdicts for an agent that Lookup resolved to (id, m).
@@ -176,8 +192,8 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	if id == parse.NoSet {
 		return verdictsNoGroup
 	}
-	if v.done[id] {
-		return v.cache[id]
+	if c := &v.sets[id]; c.verdicts.Known {
+		return c.verdicts
 	}
 	var out Verdicts
 	out.Known = true
@@ -185,18 +201,18 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	// for a large set that needs many (see index.go).
 	v.curSet = id
 	v.useIdx, v.tries, v.bigSet = false, 0, v.setSize(id) > indexThreshold
-	out.RootAllowed = v.r.DecideSet(id, m, "/").Allowed
+	out.RootAllowed = v.RootAllowed(id, m)
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
 		// every witness and every somesite path would be.
-		out.Verdict, out.Somesite = VerdictFull, VerdictFull
+		out.Verdict, out.Somesite = schema.VerdictFull, schema.VerdictFull
 	} else {
 		out.Verdict = v.robotstat(id, m)
 		out.Somesite = v.somesite(id, m)
 	}
 	out.CIC = v.cic(id)
 	out.CCClass = v.ccClass(id, m)
-	v.cache[id], v.done[id] = out, true
+	v.sets[id].verdicts = out
 	return out
 }
 
@@ -240,11 +256,11 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		}
 	}
 	if !hasDisallow {
-		return VerdictNone
+		return schema.VerdictNone
 	}
 	v.allowed, v.disallowed = false, false
-	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], probePath...)) {
-		return VerdictPartial
+	if v.note(v.RootAllowed(id, m)) || v.try(id, m, append(v.buf[:0], probePath...)) {
+		return schema.VerdictPartial
 	}
 	// Look first among the rules that can supply what is still missing:
 	// allow rules make a blocked root partial, disallow rules an allowed one.
@@ -261,18 +277,12 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 				}
 				v.maybeIndex()
 				if v.witnesses(id, m, ru.Pattern) {
-					return VerdictPartial
+					return schema.VerdictPartial
 				}
 			}
 		}
 	}
-	switch {
-	case !v.allowed:
-		return VerdictFull
-	case !v.disallowed:
-		return VerdictNone
-	}
-	return VerdictPartial
+	return v.tally()
 }
 
 // maybeIndex switches a large set to the index once it has needed more
@@ -285,7 +295,7 @@ func (v *Verdicter) maybeIndex() bool {
 	return v.useIdx
 }
 
-// setSize counts the non-empty rules of a set.
+// setSize counts the rules of a set, empty ones included.
 func (v *Verdicter) setSize(id parse.SetID) int {
 	n := 0
 	groups := v.r.Groups()
@@ -300,6 +310,7 @@ func (v *Verdicter) setSize(id parse.SetID) int {
 // pattern normalisation, which differs from the path normalisation only in
 // keeping "*" and a final "$", whose path forms are %2A and %24.
 func (v *Verdicter) normalisePaths() {
+	v.distinct(len(v.spans)) // every path
 	v.nbody = append(v.nbody[:0], "user-agent: x\n"...)
 	for _, o := range v.uniq {
 		p := somesiteLine(v.paths[o[0]:o[1]])
@@ -337,10 +348,8 @@ func somesiteLine(p []byte) []byte {
 	if len(p) > 0 && p[0] == '/' {
 		p = p[1:]
 	}
-	for i, c := range p {
-		if c == '\n' || c == '\r' || c == '#' {
-			return p[:i]
-		}
+	if i := bytes.IndexAny(p, "\n\r#"); i >= 0 {
+		return p[:i]
 	}
 	return p
 }
@@ -393,20 +402,36 @@ func isUniversal(pat []byte) bool {
 // try decides one witness path and reports whether both an allowed and a
 // disallowed witness have now been seen.
 func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
-	var allowed bool
 	v.tries++
 	if v.useIdx {
 		if string(b) == "/robots.txt" {
 			return false
 		}
-		allowed = v.idx.allowed(b)
-	} else {
-		d := v.decide(id, m, b)
-		if d.Reason == parse.ReasonImplicit {
-			return false
-		}
-		allowed = d.Allowed
+		return v.note(v.idx.allowed(b))
 	}
+	d := v.decide(id, m, b)
+	if d.Reason == parse.ReasonImplicit {
+		return false
+	}
+	return v.note(d.Allowed)
+}
+
+// tally is the verdict the witnesses noted so far give: full when none was
+// allowed, none when none was disallowed, partial otherwise.
+func (v *Verdicter) tally() string {
+	switch {
+	case !v.allowed:
+		return schema.VerdictFull
+	case !v.disallowed:
+		return schema.VerdictNone
+	}
+	return schema.VerdictPartial
+}
+
+// note records one witness's decision and reports whether both an allowed
+// and a disallowed witness have now been seen. "/" is noted from
+// RootAllowed; as a decision not made again, it is not counted in tries.
+func (v *Verdicter) note(allowed bool) bool {
 	if allowed {
 		v.allowed = true
 	} else {
@@ -446,7 +471,7 @@ func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
 				return true
 			}
 		}
-		if !hasByte(pat, '*') {
+		if bytes.IndexByte(pat, '*') < 0 {
 			break
 		}
 	}
@@ -462,13 +487,14 @@ func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
 // ends up testing (somesitePath).
 func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	v.allowed, v.disallowed = false, false
-	if v.try(id, m, append(v.buf[:0], '/')) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
-		return VerdictPartial
+	if v.note(v.RootAllowed(id, m)) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
+		return schema.VerdictPartial
 	}
-	for i, o := range v.uniq {
+	for i := 0; v.distinct(i); i++ {
 		if v.maybeIndex() && !v.normDone {
 			v.normalisePaths()
 		}
+		o := v.uniq[i]
 		p := v.paths[o[0]:o[1]]
 		if v.useIdx {
 			n := v.normSpans[i]
@@ -480,16 +506,10 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 		}
 		v.buf = append(b, p...)
 		if v.try(id, m, v.buf) {
-			return VerdictPartial
+			return schema.VerdictPartial
 		}
 	}
-	switch {
-	case !v.allowed:
-		return VerdictFull
-	case !v.disallowed:
-		return VerdictNone
-	}
-	return VerdictPartial
+	return v.tally()
 }
 
 // cic follows Longpre et al. 2024 (Data Provenance Initiative,
@@ -505,7 +525,7 @@ func (v *Verdicter) cic(id parse.SetID) string {
 	for _, g := range v.r.SetGroups(id) {
 		for i := range groups[g].Rules {
 			ru := &groups[g].Rules[i]
-			if hasByte(ru.Raw, '?') {
+			if bytes.IndexByte(ru.Raw, '?') >= 0 {
 				continue
 			}
 			if ru.Directive == parse.Disallow {
@@ -515,17 +535,17 @@ func (v *Verdicter) cic(id parse.SetID) string {
 			}
 		}
 	}
-	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || equalLists(v.alls, v.dis) {
-		return CICNone
+	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || slices.EqualFunc(v.alls, v.dis, bytes.Equal) {
+		return schema.CICNone
 	}
 	if len(v.alls) == 0 {
 		for _, d := range v.dis {
 			if string(d) == "/" {
-				return CICAll
+				return schema.CICAll
 			}
 		}
 	}
-	return CICSome
+	return schema.CICSome
 }
 
 // ccClass follows Common Crawl's robotstxt-experiments
@@ -553,25 +573,25 @@ func (v *Verdicter) ccClass(id parse.SetID, m parse.Match) string {
 				return v.ccClass(star, parse.MatchStar)
 			}
 		}
-		return CCAllowAll
+		return schema.CCClassAllowAll
 	case n > 1:
-		return CCAllowPart
+		return schema.CCClassAllowPart
 	}
 	raw := string(only.Raw)
 	if only.Directive == parse.Disallow {
 		switch raw {
 		case "/":
-			return CCDisallowAll
+			return schema.CCClassDisallowAll
 		case "":
-			return CCAllowAll
+			return schema.CCClassAllowAll
 		}
-		return CCAllowPart
+		return schema.CCClassAllowPart
 	}
 	switch raw {
 	case "/", "*", "/*", "":
-		return CCAllowAll
+		return schema.CCClassAllowAll
 	}
-	return CCAllowPart
+	return schema.CCClassAllowPart
 }
 
 // somesitePath is the path Liu et al.'s pipeline ends up testing for one
@@ -582,37 +602,11 @@ func (v *Verdicter) ccClass(id parse.SetID, m parse.Match) string {
 // "/" (the characters join the host name), "*/tmp/" tests "/tmp/" and
 // "*?x" tests "/?x". The caller adds the leading "/" where needed.
 func somesitePath(val []byte) []byte {
-	for i, c := range val {
-		if c == ' ' || c == '\t' {
-			val = val[:i]
-			break
-		}
+	if i := bytes.IndexAny(val, " \t"); i >= 0 {
+		val = val[:i]
 	}
-	for i, c := range val {
-		if c == '/' || c == '?' || c == ';' {
-			return val[i:]
-		}
+	if i := bytes.IndexAny(val, "/?;"); i >= 0 {
+		return val[i:]
 	}
 	return nil
-}
-
-func hasByte(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-func equalLists(a, b [][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if string(a[i]) != string(b[i]) {
-			return false
-		}
-	}
-	return true
 }
