@@ -51,6 +51,8 @@ type botsEncoder struct {
 	full    bool   // a dictionary passed its limit: ship before adding more
 	buf     []byte // scratch for page encoding
 	page    []byte
+	idents  []identIDs // addBlock: catalog ids by row position
+	tuples  []tupleIDs // addBlock: the block's verdict tuples' ids
 }
 
 // Leaf columns of BotRow in schema order.
@@ -175,15 +177,8 @@ func (c *dictColumn) reset() {
 // that took a dictionary to dictBytes, so that the caller ships the row
 // group.
 func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
-	defer func() {
-		for i := range e.dict {
-			e.dict[i].forget()
-		}
-	}()
-	for i := range e.dict {
-		e.dict[i].limit = int(min(dictBytes, 1<<40))
-		e.dict[i].full = &e.full
-	}
+	defer e.forget()
+	e.limit(dictBytes)
 	for i := range rows {
 		if e.full {
 			return i
@@ -222,10 +217,124 @@ func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
 	return len(rows)
 }
 
+// limit sets the dictionaries' size limit.
+func (e *botsEncoder) limit(dictBytes int64) {
+	for i := range e.dict {
+		e.dict[i].limit = int(min(dictBytes, 1<<40))
+		e.dict[i].full = &e.full
+	}
+}
+
+// forget empties the caches keyed by a string's address: once a Write
+// returns, its caller may reuse the memory behind the strings.
+func (e *botsEncoder) forget() {
+	for i := range e.dict {
+		e.dict[i].forget()
+	}
+}
+
+// addBlock appends rows from to to of b. It takes the rows whole, even
+// after one of them took a dictionary past its limit: the caller ships the
+// row group after the block. Called with the same dictBytes as add, and
+// followed by forget before the caller's Write returns.
+//
+// The result is what add makes of the same rows: every column's dictionary
+// gets its values in the order of the rows, so the ids are the same.
+func (e *botsEncoder) addBlock(b *BotsBlock, from, to int, dictBytes int64) {
+	if from >= to {
+		return
+	}
+	e.limit(dictBytes)
+	n := to - from
+	d := &e.dict
+	// the key: one value per column for the whole block
+	appendRun := func(c int, s string) {
+		id := d[c].id(s)
+		for range n {
+			d[c].ids = append(d[c].ids, id)
+		}
+	}
+	appendRun(bcCaptureID, b.Key.CaptureID)
+	ok := byte(0)
+	if b.Key.Crawl != "" {
+		ok = 1
+		appendRun(bcCrawl, b.Key.Crawl)
+	}
+	for range n {
+		e.crawlOK = append(e.crawlOK, ok)
+	}
+	appendRun(bcURL, b.Key.URL)
+	appendRun(bcHost, b.Key.Host)
+	// the catalog: the previous block's ids wherever its strings recur
+	if len(e.idents) < to {
+		e.idents = append(e.idents, make([]identIDs, to-len(e.idents))...)
+	}
+	for i := from; i < to; i++ {
+		bi, c := &b.Bots[i], &e.idents[i]
+		if !c.ok || c.ident != *bi {
+			*c = identIDs{ident: *bi, ok: true,
+				ids: [3]int32{d[bcBot].id(bi.Bot), d[bcOperator].id(bi.Operator), d[bcCategory].id(bi.Category)}}
+		}
+	}
+	for k, col := range [3]int{bcBot, bcOperator, bcCategory} {
+		for i := from; i < to; i++ {
+			d[col].ids = append(d[col].ids, e.idents[i].ids[k])
+		}
+	}
+	// the verdicts: each tuple's ids once, in the order the rows reach it
+	e.tuples = e.tuples[:0]
+	for range b.Verdicts {
+		e.tuples = append(e.tuples, tupleIDs{})
+	}
+	for _, k := range b.Index[from:to] {
+		t := &e.tuples[k]
+		if t.ok {
+			continue
+		}
+		v := &b.Verdicts[k]
+		t.ok = true
+		t.ids = [5]int32{d[bcMatched].id(v.Matched), d[bcVerdict].id(v.Verdict),
+			d[bcSomesite].id(v.Somesite), d[bcCIC].id(v.CIC), d[bcCCClass].id(v.CCClass)}
+	}
+	for k, col := range [5]int{bcMatched, bcVerdict, bcSomesite, bcCIC, bcCCClass} {
+		for _, t := range b.Index[from:to] {
+			d[col].ids = append(d[col].ids, e.tuples[t].ids[k])
+		}
+	}
+	for _, t := range b.Index[from:to] {
+		if r := b.Verdicts[t].RootAllowed; r == nil {
+			e.rootDef = append(e.rootDef, 0)
+		} else {
+			e.rootDef = append(e.rootDef, 1)
+			v := byte(0)
+			if *r {
+				v = 1
+			}
+			e.rootVal = append(e.rootVal, v)
+		}
+	}
+	e.rows += n
+}
+
+// identIDs caches the dictionary ids of a catalog entry at one row
+// position of a block, valid until the row group is reset.
+type identIDs struct {
+	ident BotIdent
+	ids   [3]int32 // bot, operator, category
+	ok    bool
+}
+
+// tupleIDs holds a verdict tuple's dictionary ids within one block.
+type tupleIDs struct {
+	ids [5]int32 // matched, verdict, somesite, cic, cc_class
+	ok  bool
+}
+
 func (e *botsEncoder) reset() {
 	for i := range e.dict {
 		e.dict[i].reset()
 	}
+	clear(e.idents)
 	e.crawlOK, e.rootDef, e.rootVal = e.crawlOK[:0], e.rootDef[:0], e.rootVal[:0]
 	e.rows = 0
 	e.full = false

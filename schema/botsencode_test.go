@@ -181,45 +181,56 @@ func checkDictionaryEncoded(t *testing.T, path string) {
 // BenchmarkBotsWrite writes bots rows shaped like analyze's (one row per
 // capture and bot of a 101-bot catalog, the key repeated, the verdicts
 // mostly the same) in batches of 80 captures, through the shared
-// TableWriter (parquet-go's row writer) and through a LocalWriter (the
-// bots encoder). Row groups are shipped as they fill; the commit is not
-// timed.
+// TableWriter (parquet-go's row writer), through a LocalWriter (the bots
+// encoder) and as blocks through WriteBots (the same encoder, column-wise,
+// as analyze writes them). Row groups are shipped as they fill; the commit
+// is not timed.
 func BenchmarkBotsWrite(b *testing.B) {
 	const catalog, captures = 101, 2000
-	type bot struct{ token, operator, category string }
-	bots := make([]bot, catalog)
+	bots := make([]schema.BotIdent, catalog)
 	for i := range bots {
-		bots[i] = bot{fmt.Sprintf("Bot%03d", i), fmt.Sprintf("Operator %d", i/2), []string{"ai-training", "ai-search", "search", "seo", "other"}[i%5]}
+		bots[i] = schema.BotIdent{Bot: fmt.Sprintf("Bot%03d", i), Operator: fmt.Sprintf("Operator %d", i/2),
+			Category: []string{"ai-training", "ai-search", "search", "seo", "other"}[i%5]}
 	}
 	truth := true
-	rows := make([]schema.BotRow, 0, catalog*captures)
-	for c := range captures {
+	star := schema.BotVerdict{Matched: schema.MatchedStar, RootAllowed: &truth, Verdict: schema.VerdictPartial,
+		Somesite: schema.VerdictPartial, CIC: schema.CICSome, CCClass: schema.CCClassAllowPart}
+	named := schema.BotVerdict{Matched: schema.MatchedNamed, RootAllowed: &truth, Verdict: schema.VerdictFull,
+		Somesite: schema.VerdictFull, CIC: schema.CICAll, CCClass: schema.CCClassDisallowAll}
+	blocks := make([]schema.BotsBlock, captures)
+	var rows []schema.BotRow
+	for c := range blocks {
 		host := fmt.Sprintf("www.site%d.example", c)
-		key := schema.Key{CaptureID: fmt.Sprintf("%032x", c*7919), Crawl: "CC-MAIN-2024-33", URL: "https://" + host + "/robots.txt", Host: host}
-		for i, bt := range bots {
-			r := schema.BotRow{Key: key, Bot: bt.token, Operator: bt.operator, Category: bt.category,
-				Matched: schema.MatchedStar, RootAllowed: &truth, Verdict: schema.VerdictPartial,
-				Somesite: schema.VerdictPartial, CIC: schema.CICSome, CCClass: schema.CCClassAllowPart}
-			if c%5 == 0 && i%20 == 0 {
-				r.Matched, r.Verdict, r.Somesite, r.CIC, r.CCClass = schema.MatchedNamed, schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll
+		bl := schema.BotsBlock{
+			Key:  schema.Key{CaptureID: fmt.Sprintf("%032x", c*7919), Crawl: "CC-MAIN-2024-33", URL: "https://" + host + "/robots.txt", Host: host},
+			Bots: bots, Verdicts: []schema.BotVerdict{star}, Index: make([]int32, catalog),
+		}
+		if c%5 == 0 {
+			bl.Verdicts = append(bl.Verdicts, named)
+			for i := 0; i < catalog; i += 20 {
+				bl.Index[i] = 1
 			}
-			rows = append(rows, r)
 		}
+		blocks[c] = bl
+		rows = bl.AppendRows(rows)
 	}
-	for _, local := range []bool{false, true} {
-		name := "writer=shared"
-		if local {
-			name = "writer=local"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, writer := range []string{"shared", "local", "blocks"} {
+		b.Run("writer="+writer, func(b *testing.B) {
 			ds, err := schema.Create(schema.Options{Dir: b.TempDir(), RunID: "bench", Tables: []schema.TableName{schema.Bots}})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer ds.Abort()
 			write := ds.Bots().Write
-			if local {
+			switch writer {
+			case "local":
 				write = ds.Bots().Local().Write
+			case "blocks":
+				l := ds.Bots().Local()
+				write = func(r []schema.BotRow) error {
+					i := (len(rows) - len(r)) / catalog // r is a tail of rows
+					return schema.WriteBots(l, blocks[i:i+len(r)/catalog])
+				}
 			}
 			b.ReportAllocs()
 			for b.Loop() {

@@ -86,18 +86,9 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 	maxRows, maxBytes := t.ds.opts.RowGroupRows, t.ds.opts.RowGroupBytes
 	for len(rows) > 0 {
 		crawl := rows[0].crawl()
-		p := l.parts[crawl]
-		if p == nil {
-			if _, err := partitionDir(crawl); err != nil {
-				return t.ds.fail(fmt.Errorf("%w (table %s)", err, t.name))
-			}
-			p = &localPart[T]{crawl: crawl}
-			if _, ok := any(rows).([]BotRow); ok {
-				p.bots = new(botsEncoder)
-			} else {
-				p.w = parquet.NewGenericWriter[T](&p.buf, t.base...)
-			}
-			l.parts[crawl] = p
+		p, err := l.partOf(crawl)
+		if err != nil {
+			return err
 		}
 		// Never let the Parquet writer cut a row group itself: a batch that
 		// crosses the row limit is split so that every shipped row group
@@ -128,6 +119,27 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 		}
 	}
 	return nil
+}
+
+// partOf returns the LocalWriter's row group of crawl, starting it on the
+// crawl's first row. An error (a crawl that cannot be a directory) fails
+// the dataset.
+func (l *LocalWriter[T]) partOf(crawl string) (*localPart[T], error) {
+	if p := l.parts[crawl]; p != nil {
+		return p, nil
+	}
+	t := l.t
+	if _, err := partitionDir(crawl); err != nil {
+		return nil, t.ds.fail(fmt.Errorf("%w (table %s)", err, t.name))
+	}
+	p := &localPart[T]{crawl: crawl}
+	if _, ok := any(p).(*localPart[BotRow]); ok {
+		p.bots = new(botsEncoder)
+	} else {
+		p.w = parquet.NewGenericWriter[T](&p.buf, t.base...)
+	}
+	l.parts[crawl] = p
+	return p, nil
 }
 
 // Flush ships every row group the LocalWriter holds, full or not, to the

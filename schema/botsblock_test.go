@@ -1,0 +1,178 @@
+package schema_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/robotstat/robotstat/schema"
+)
+
+// TestWriteBots writes the same captures' bots rows twice, as rows through
+// LocalWriter.Write and as blocks through WriteBots, and requires the same
+// files byte for byte: same row groups, same dictionaries in the same
+// order, same pages. The catalog changes between blocks (another slice,
+// copied strings, another length), verdict tuples are listed in any order
+// and some are not used, and the caller overwrites its key strings after
+// each call. Where a dictionary limit cuts row groups, WriteBots cuts them
+// after the block rather than after the row, so there the rows read back
+// are compared instead.
+func TestWriteBots(t *testing.T) {
+	truth, lie := true, false
+	random := func(n int, seed uint64) []schema.BotsBlock {
+		r := rand.New(rand.NewPCG(seed, seed))
+		var catalog []schema.BotIdent
+		for i := range 40 {
+			catalog = append(catalog, schema.BotIdent{Bot: fmt.Sprintf("bot%d", i), Operator: fmt.Sprintf("op%d", i%7),
+				Category: []string{"ai-training", "search", ""}[i%3]})
+		}
+		vocab := []string{"", "named", "star", "none", "full", "partial", "ünïcödé", strings.Repeat("x", 300)}
+		pick := func() string { return vocab[r.IntN(len(vocab))] }
+		blocks := make([]schema.BotsBlock, n)
+		for i := range blocks {
+			bots := catalog
+			switch r.IntN(10) {
+			case 0: // a shorter catalog
+				bots = catalog[:r.IntN(len(catalog))]
+			case 1: // the same tokens at other addresses, one renamed
+				bots = make([]schema.BotIdent, len(catalog))
+				for j, b := range catalog {
+					bots[j] = schema.BotIdent{Bot: strings.Clone(b.Bot), Operator: strings.Clone(b.Operator), Category: b.Category}
+				}
+				bots[r.IntN(len(bots))].Bot = "renamed"
+			}
+			verdicts := make([]schema.BotVerdict, 1+r.IntN(5))
+			for k := range verdicts {
+				verdicts[k] = schema.BotVerdict{Matched: pick(), Verdict: pick(), Somesite: pick(), CIC: pick(), CCClass: pick()}
+				switch r.IntN(3) {
+				case 0:
+					verdicts[k].RootAllowed = &truth
+				case 1:
+					verdicts[k].RootAllowed = &lie
+				}
+			}
+			index := make([]int32, len(bots))
+			for j := range index {
+				index[j] = int32(r.IntN(len(verdicts)))
+			}
+			host := fmt.Sprintf("www.site%d.example", r.IntN(n))
+			blocks[i] = schema.BotsBlock{
+				Key: schema.Key{CaptureID: fmt.Sprintf("%032x", i), Crawl: []string{"", "CC-MAIN-2024-33", "CC-MAIN-2024-38"}[r.IntN(3)],
+					URL: "https://" + host + "/robots.txt", Host: host},
+				Bots: bots, Verdicts: verdicts, Index: index,
+			}
+		}
+		return blocks
+	}
+	tests := []struct {
+		name      string
+		blocks    []schema.BotsBlock
+		opts      schema.Options
+		batch     int  // blocks per call
+		identical bool // byte-identical files, else equal rows
+	}{
+		{name: "default_row_groups", blocks: random(4000, 1), batch: 80, identical: true},
+		{name: "blocks_split_across_row_groups", blocks: random(500, 2), batch: 7, opts: schema.Options{RowGroupRows: 333}, identical: true},
+		{name: "one_block_per_call", blocks: random(200, 3), batch: 1, identical: true},
+		{name: "empty_block", blocks: []schema.BotsBlock{{Key: schema.Key{CaptureID: "c"}}}, batch: 1, identical: true},
+		{name: "dictionary_limit_cuts_row_groups", blocks: random(600, 4), batch: 20, opts: schema.Options{DictionaryBytes: 2000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := tt.opts
+			o.Tables = []schema.TableName{schema.Bots}
+			o.Dir = filepath.Join(t.TempDir(), "rows")
+			asRows := create(t, o)
+			o.Dir = filepath.Join(t.TempDir(), "blocks")
+			asBlocks := create(t, o)
+			lr, lb := asRows.Bots().Local(), asBlocks.Bots().Local()
+			var want []schema.BotRow
+			buf := make([]byte, 0, 1<<16)
+			for blocks := tt.blocks; len(blocks) > 0; {
+				n := min(tt.batch, len(blocks))
+				var rows []schema.BotRow
+				batch := make([]schema.BotsBlock, n)
+				buf = buf[:0]
+				for i, b := range blocks[:n] {
+					rows = b.AppendRows(rows)
+					want = b.AppendRows(want)
+					b.Key.CaptureID = alias(&buf, b.Key.CaptureID)
+					b.Key.URL = alias(&buf, b.Key.URL)
+					b.Key.Host = alias(&buf, b.Key.Host)
+					batch[i] = b
+				}
+				if err := lr.Write(rows); err != nil {
+					t.Fatal(err)
+				}
+				if err := schema.WriteBots(lb, batch); err != nil {
+					t.Fatal(err)
+				}
+				for i := range buf {
+					buf[i] = '!' // the caller reuses its memory
+				}
+				blocks = blocks[n:]
+			}
+			for _, ds := range []*schema.Dataset{asRows, asBlocks} {
+				if err := ds.Commit(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := sortRows(readTable[schema.BotRow](t, asBlocks))
+			want = sortRows(want)
+			if len(got) != len(want) {
+				t.Fatalf("%d rows back, wrote %d", len(got), len(want))
+			}
+			for i := range got {
+				if !reflect.DeepEqual(got[i], want[i]) {
+					t.Fatalf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
+				}
+			}
+			files := asBlocks.Files()
+			if !reflect.DeepEqual(files, asRows.Files()) {
+				t.Fatalf("files %v, as rows %v", files, asRows.Files())
+			}
+			for _, f := range files {
+				checkDictionaryEncoded(t, filepath.Join(asBlocks.Root(), f))
+				if !tt.identical {
+					continue
+				}
+				a, err := os.ReadFile(filepath.Join(asRows.Root(), f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(filepath.Join(asBlocks.Root(), f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(a, b) {
+					t.Errorf("%s: %d bytes from blocks, %d from rows, not the same", f, len(b), len(a))
+				}
+			}
+		})
+	}
+}
+
+// TestWriteBotsBadBlock: a block whose Index does not fit fails the
+// dataset with an error that names the capture.
+func TestWriteBotsBadBlock(t *testing.T) {
+	for _, b := range []schema.BotsBlock{
+		{Key: schema.Key{CaptureID: "short"}, Bots: make([]schema.BotIdent, 2), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{0}},
+		{Key: schema.Key{CaptureID: "outside"}, Bots: make([]schema.BotIdent, 1), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{1}},
+	} {
+		ds := create(t, schema.Options{Tables: []schema.TableName{schema.Bots}})
+		err := schema.WriteBots(ds.Bots().Local(), []schema.BotsBlock{b})
+		if err == nil || !strings.Contains(err.Error(), b.Key.CaptureID) {
+			t.Errorf("block %s: error %v", b.Key.CaptureID, err)
+		}
+		if err := ds.Commit(context.Background()); err == nil {
+			t.Errorf("block %s: Commit after the error succeeded", b.Key.CaptureID)
+		}
+		ds.Abort()
+	}
+}
