@@ -3,6 +3,7 @@ package stats
 import (
 	"crypto/sha1"
 	"encoding/base32"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -20,18 +21,23 @@ import (
 // share backing arrays owned by Rows and are valid until Reset; the strings
 // are ordinary Go strings and may be kept. Not safe for concurrent use.
 type Rows struct {
-	Captures    []schema.CaptureRow
-	Groups      []schema.GroupRow
-	Agents      []schema.AgentRow
-	Bots        []schema.BotRow
+	Captures []schema.CaptureRow
+	Groups   []schema.GroupRow
+	Agents   []schema.AgentRow
+	// Bots holds one block per capture: its rows in compact form (see
+	// schema.BotsBlock; BotRows expands them), written by schema.WriteBots.
+	Bots        []schema.BotsBlock
 	Directives  []schema.DirectiveRow
 	Rules       []schema.RuleRow
 	Sitemaps    []schema.SitemapRow
 	Diagnostics []schema.DiagnosticRow
 
-	strs    []string
-	signals []schema.Signal
-	floats  []float64
+	strs        []string
+	signals     []schema.Signal
+	floats      []float64
+	botVerdicts []schema.BotVerdict // Bots[i].Verdicts
+	botIndex    []int32             // Bots[i].Index
+	botRows     int                 // rows in Bots
 }
 
 // Reset empties every table and keeps the memory for reuse.
@@ -47,11 +53,23 @@ func (r *Rows) Reset() {
 	r.strs = r.strs[:0]
 	r.signals = r.signals[:0]
 	r.floats = r.floats[:0]
+	r.botVerdicts = r.botVerdicts[:0]
+	r.botIndex = r.botIndex[:0]
+	r.botRows = 0
+}
+
+// BotRows returns the rows of the bots table, the blocks of Bots expanded.
+func (r *Rows) BotRows() []schema.BotRow {
+	out := make([]schema.BotRow, 0, r.botRows)
+	for i := range r.Bots {
+		out = r.Bots[i].AppendRows(out)
+	}
+	return out
 }
 
 // Len returns the number of rows over all tables.
 func (r *Rows) Len() int {
-	return len(r.Captures) + len(r.Groups) + len(r.Agents) + len(r.Bots) + len(r.Directives) +
+	return len(r.Captures) + len(r.Groups) + len(r.Agents) + r.botRows + len(r.Directives) +
 		len(r.Rules) + len(r.Sitemaps) + len(r.Diagnostics)
 }
 
@@ -75,6 +93,9 @@ type Analyzer struct {
 	vd     Verdicter
 	tm     templateMatcher
 	in     interner
+
+	idents []schema.BotIdent // the catalog, as every bots block lists it
+	tuples []setMatch        // botRows: the verdict tuples of the capture's block
 
 	seen       map[string]struct{}
 	setStats   []agentSetStats
@@ -113,6 +134,9 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	}
 	for _, t := range opts.Tables {
 		a.want[tableIndex[t]] = true
+	}
+	for _, b := range opts.Catalog.Bots() {
+		a.idents = append(a.idents, schema.BotIdent{Bot: b.Token, Operator: b.Operator, Category: b.Category})
 	}
 	a.col.a = a
 	a.tee = parse.Tee{a.robots.Handler(), &a.col}
@@ -445,28 +469,47 @@ type agentSetStats struct {
 
 var boolValues = [2]bool{false, true}
 
+// setMatch is what a bot's verdicts depend on within one capture: the
+// group set that applies to it and how it was matched.
+type setMatch struct {
+	set parse.SetID
+	m   parse.Match
+}
+
+// botRows appends the capture's bots rows as one block: the catalog, the
+// distinct (group set, match) verdict tuples in the order the catalog
+// reaches them, and each bot's tuple.
 func (a *Analyzer) botRows(key schema.Key, dst *Rows) {
 	r := &a.robots
+	v0, i0 := len(dst.botVerdicts), len(dst.botIndex)
+	a.tuples = a.tuples[:0]
 	for _, b := range a.opts.Catalog.Bots() {
 		id, m := r.Lookup(b.Token)
-		v := a.vd.For(id, m)
-		row := schema.BotRow{
-			Key: key, Bot: b.Token, Operator: b.Operator, Category: b.Category,
-			Matched:  m.String(),
-			Verdict:  v.Verdict,
-			Somesite: v.Somesite,
-			CIC:      v.CIC,
-			CCClass:  v.CCClass,
-		}
-		if v.Known {
-			if v.RootAllowed {
-				row.RootAllowed = &boolValues[1]
-			} else {
-				row.RootAllowed = &boolValues[0]
+		k := slices.Index(a.tuples, setMatch{id, m})
+		if k < 0 {
+			k = len(a.tuples)
+			a.tuples = append(a.tuples, setMatch{id, m})
+			v := a.vd.For(id, m)
+			bv := schema.BotVerdict{
+				Matched: m.String(), Verdict: v.Verdict, Somesite: v.Somesite, CIC: v.CIC, CCClass: v.CCClass,
 			}
+			if v.Known {
+				if v.RootAllowed {
+					bv.RootAllowed = &boolValues[1]
+				} else {
+					bv.RootAllowed = &boolValues[0]
+				}
+			}
+			dst.botVerdicts = append(dst.botVerdicts, bv)
 		}
-		dst.Bots = append(dst.Bots, row)
+		dst.botIndex = append(dst.botIndex, int32(k))
 	}
+	v1, i1 := len(dst.botVerdicts), len(dst.botIndex)
+	dst.Bots = append(dst.Bots, schema.BotsBlock{
+		Key: key, Bots: a.idents,
+		Verdicts: dst.botVerdicts[v0:v1:v1], Index: dst.botIndex[i0:i1:i1],
+	})
+	dst.botRows += len(a.idents)
 }
 
 func (a *Analyzer) directiveRows(key schema.Key, dst *Rows) {

@@ -250,11 +250,11 @@ func TestGroupAndAgentRows(t *testing.T) {
 func TestBotRows(t *testing.T) {
 	body := "User-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\n"
 	rows := analyze(t, DefaultOptions(), captureOf([]byte(body), 200))
-	if len(rows.Bots) != DefaultCatalog().Len() {
-		t.Fatalf("%d bot rows for %d bots", len(rows.Bots), DefaultCatalog().Len())
+	if len(rows.BotRows()) != DefaultCatalog().Len() {
+		t.Fatalf("%d bot rows for %d bots", len(rows.BotRows()), DefaultCatalog().Len())
 	}
 	bots := map[string]schema.BotRow{}
-	for _, b := range rows.Bots {
+	for _, b := range rows.BotRows() {
 		bots[b.Bot] = b
 	}
 	for _, tc := range []struct{ bot, matched, verdict, somesite, cic, cc string }{
@@ -272,7 +272,7 @@ func TestBotRows(t *testing.T) {
 		t.Errorf("root allowed wrong")
 	}
 	rows = analyze(t, DefaultOptions(), captureOf([]byte(body), 302))
-	for _, b := range rows.Bots {
+	for _, b := range rows.BotRows() {
 		if b.Verdict != "unknown" || b.RootAllowed != nil || b.Matched != "none" {
 			t.Fatalf("redirect: %+v", b)
 		}
@@ -414,7 +414,7 @@ func TestAnalyzersShareOptions(t *testing.T) {
 		r := <-done
 		if first == nil {
 			first = r
-		} else if !reflect.DeepEqual(first.Bots, r.Bots) || !reflect.DeepEqual(first.Captures, r.Captures) {
+		} else if !reflect.DeepEqual(first.BotRows(), r.BotRows()) || !reflect.DeepEqual(first.Captures, r.Captures) {
 			t.Error("workers disagree")
 		}
 	}

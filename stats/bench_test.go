@@ -215,11 +215,11 @@ func (w *writers) write(rows *Rows) error {
 		// as analyze: LocalWriters for the tables of many rows per capture
 		ds := w.ds
 		errs = []error{ds.Captures().Write(rows.Captures), w.groups.Write(rows.Groups), w.agents.Write(rows.Agents),
-			w.bots.Write(rows.Bots), ds.Directives().Write(rows.Directives)}
+			schema.WriteBots(w.bots, rows.Bots), ds.Directives().Write(rows.Directives)}
 	} else {
 		ds := w.ds
 		errs = []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-			ds.Bots().Write(rows.Bots), ds.Directives().Write(rows.Directives)}
+			ds.Bots().Write(rows.BotRows()), ds.Directives().Write(rows.Directives)}
 	}
 	rows.Reset()
 	return errors.Join(errs...)

@@ -84,7 +84,7 @@ func TestCorpusInvariants(t *testing.T) {
 		if int(cr.Groups) != len(rows.Groups) || cr.AllowRules+cr.DisallowRules != int32(len(rows.Rules)) || int(cr.Sitemaps) != len(rows.Sitemaps) {
 			t.Errorf("%s: table sizes disagree with capture counts", name)
 		}
-		for _, b := range rows.Bots {
+		for _, b := range rows.BotRows() {
 			switch {
 			case b.RootAllowed == nil:
 				t.Errorf("%s %s: root_allowed NULL on a parsed file", name, b.Bot)
@@ -103,7 +103,7 @@ func TestCorpusInvariants(t *testing.T) {
 		// Same input, same rows.
 		again.Reset()
 		a.Analyze(c, &again)
-		if !reflect.DeepEqual(rows.Captures, again.Captures) || !reflect.DeepEqual(rows.Bots, again.Bots) ||
+		if !reflect.DeepEqual(rows.Captures, again.Captures) || !reflect.DeepEqual(rows.BotRows(), again.BotRows()) ||
 			!reflect.DeepEqual(rows.Groups, again.Groups) || !reflect.DeepEqual(rows.Directives, again.Directives) {
 			t.Errorf("%s: second run differs", name)
 		}
@@ -196,7 +196,7 @@ func TestGPTBotVerdictsSharedCorpus(t *testing.T) {
 	a, _ := NewAnalyzer(DefaultOptions())
 	got := map[string]int{}
 	analyzeFiles(t, a, files, func(_ string, rows *Rows) {
-		for _, b := range rows.Bots {
+		for _, b := range rows.BotRows() {
 			if b.Bot == "GPTBot" {
 				got[b.Verdict+"/"+b.Somesite+"/"+b.CIC+"/"+b.CCClass]++
 			}

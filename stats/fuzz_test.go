@@ -29,10 +29,10 @@ func FuzzAnalyzer(f *testing.F) {
 		c := captureOf(body, int(status%700))
 		c.URL = url
 		a.Analyze(c, &rows)
-		if len(rows.Captures) != 1 || len(rows.Bots) != DefaultCatalog().Len() {
-			t.Fatalf("%d captures, %d bots", len(rows.Captures), len(rows.Bots))
+		if len(rows.Captures) != 1 || len(rows.BotRows()) != DefaultCatalog().Len() {
+			t.Fatalf("%d captures, %d bots", len(rows.Captures), len(rows.BotRows()))
 		}
-		for _, b := range rows.Bots {
+		for _, b := range rows.BotRows() {
 			switch b.Verdict {
 			case schema.VerdictFull, schema.VerdictPartial, schema.VerdictNone, schema.VerdictUnknown:
 			default:

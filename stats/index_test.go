@@ -67,7 +67,7 @@ func TestIndexedVerdictsSameOnCorpus(t *testing.T) {
 		var out [][]string
 		analyzeFiles(t, a, files, func(_ string, rows *Rows) {
 			var s []string
-			for _, bot := range rows.Bots {
+			for _, bot := range rows.BotRows() {
 				s = append(s, bot.Verdict+bot.Somesite+bot.CIC+bot.CCClass)
 			}
 			out = append(out, s)
@@ -100,7 +100,7 @@ func TestVerdictWorstCase(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("%d bytes took %v", sb.Len(), d)
 	}
-	for _, b := range rows.Bots {
+	for _, b := range rows.BotRows() {
 		if b.Verdict != schema.VerdictFull {
 			t.Fatalf("%s: %s, want full", b.Bot, b.Verdict)
 		}

@@ -38,7 +38,7 @@ func TestRowsThroughSchemaWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-		ds.Bots().Write(rows.Bots), ds.Directives().Write(rows.Directives), ds.Rules().Write(rows.Rules),
+		schema.WriteBots(ds.Bots().Local(), rows.Bots), ds.Directives().Write(rows.Directives), ds.Rules().Write(rows.Rules),
 		ds.Sitemaps().Write(rows.Sitemaps), ds.Diagnostics().Write(rows.Diagnostics)} {
 		if err != nil {
 			t.Fatal(err)
@@ -66,11 +66,12 @@ func TestRowsThroughSchemaWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bots) != len(rows.Bots) {
-		t.Fatalf("%d bots back", len(bots))
+	wantBots := rows.BotRows()
+	if len(bots) != len(wantBots) {
+		t.Fatalf("%d bots back, wrote %d", len(bots), len(wantBots))
 	}
 	for i := range bots {
-		w, g := rows.Bots[i], bots[i]
+		w, g := wantBots[i], bots[i]
 		if g.Verdict != w.Verdict || g.CCClass != w.CCClass || (g.RootAllowed == nil) != (w.RootAllowed == nil) ||
 			g.RootAllowed != nil && *g.RootAllowed != *w.RootAllowed {
 			t.Fatalf("bot row %d: wrote %+v read %+v", i, w, g)

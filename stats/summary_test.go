@@ -58,8 +58,9 @@ func feed(t *testing.T, s *Summary, crawl string, rows *Rows) {
 	}
 	s.AddDirectives(rows.Directives)
 	s.AddAgents(rows.Agents)
-	for i := 0; i < len(rows.Bots); i += 7 {
-		s.AddBots(rows.Bots[i:min(i+7, len(rows.Bots))])
+	bots := rows.BotRows()
+	for i := 0; i < len(bots); i += 7 {
+		s.AddBots(bots[i:min(i+7, len(bots))])
 	}
 	s.EndCrawl()
 }
@@ -395,11 +396,12 @@ func BenchmarkSummaryBots(b *testing.B) {
 	s, _ := NewSummary(SummaryOptions{})
 	s.BeginCrawl("c", int64(len(rows.Captures)))
 	s.AddCaptures(rows.Captures)
+	bots := rows.BotRows()
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		s.AddBots(rows.Bots)
-		n += len(rows.Bots)
+		s.AddBots(bots)
+		n += len(bots)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
 }

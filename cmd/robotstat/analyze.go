@@ -376,7 +376,7 @@ func (r *analyzeRun) flush(w int) error {
 		ds.Captures().Write(rows.Captures),
 		out.groups.Write(rows.Groups),
 		out.agents.Write(rows.Agents),
-		out.bots.Write(rows.Bots),
+		schema.WriteBots(out.bots, rows.Bots),
 		ds.Directives().Write(rows.Directives),
 		out.rules.Write(rows.Rules),
 		ds.Sitemaps().Write(rows.Sitemaps),

@@ -64,7 +64,7 @@ func writeSites(t *testing.T, sites []reportSite) string {
 func writeRows(t testing.TB, ds *schema.Dataset, rows *stats.Rows) {
 	t.Helper()
 	for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-		ds.Bots().Write(rows.Bots), ds.Directives().Write(rows.Directives)} {
+		ds.Bots().Write(rows.BotRows()), ds.Directives().Write(rows.Directives)} {
 		if err != nil {
 			t.Fatal(err)
 		}
