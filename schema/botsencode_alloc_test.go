@@ -7,7 +7,7 @@ import (
 )
 
 // TestBotsEncoderAllocs: once warmed up, the bots encoder takes a batch of
-// rows into a row group without allocating (dictionary strings go to
+// rows, or of blocks, into a row group without allocating (dictionary strings go to
 // reused arena chunks, the maps and id slices keep their memory across
 // row groups); writing the row group out allocates only per column chunk
 // (thrift headers, statistics), never per row.
@@ -39,6 +39,27 @@ func TestBotsEncoderAllocs(t *testing.T) {
 	cycle()
 	if n := testing.AllocsPerRun(20, func() { e.add(rows, DefaultDictionaryBytes); e.reset() }); n != 0 {
 		t.Errorf("add: %v allocations per batch of %d rows, want 0", n, len(rows))
+	}
+	// the same captures as blocks, as analyze writes them
+	var blocks []BotsBlock
+	for c := 0; c < len(rows); c += 101 {
+		b := BotsBlock{Key: rows[c].Key, Verdicts: []BotVerdict{{Matched: MatchedStar, RootAllowed: &truth, Verdict: VerdictPartial,
+			Somesite: VerdictPartial, CIC: CICSome, CCClass: CCClassAllowPart}}, Index: make([]int32, 101)}
+		for _, r := range rows[c : c+101] {
+			b.Bots = append(b.Bots, BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category})
+		}
+		blocks = append(blocks, b)
+	}
+	addBlocks := func() {
+		for i := range blocks {
+			e.addBlock(&blocks[i], 0, 101, DefaultDictionaryBytes)
+		}
+		e.forget()
+		e.reset()
+	}
+	addBlocks()
+	if n := testing.AllocsPerRun(20, addBlocks); n != 0 {
+		t.Errorf("addBlock: %v allocations per %d blocks, want 0", n, len(blocks))
 	}
 	// 340 measured: page headers, page index and footer through thrift,
 	// per column chunk; a per-row allocation would add thousands.
