@@ -691,7 +691,7 @@ func (h *collector) record(e *parse.Entry) {
 	i, ok := h.dirIndex[string(h.keyBuf)]
 	if !ok {
 		k := a.in.str(h.keyBuf)
-		d := dirAcc{key: k, kind: kind.String(), firstLine: int32(e.Line), firstValue: a.in.str(capBytes(e.Value, schema.MaxValueBytes))}
+		d := dirAcc{key: k, kind: kind.String(), firstLine: int32(e.Line), firstValue: a.in.capped(e.Value, schema.MaxValueBytes)}
 		if kind != parse.KindUnknown {
 			d.canonical = a.in.str(e.Name)
 		}
@@ -708,7 +708,7 @@ func (h *collector) record(e *parse.Entry) {
 			h.signals = append(h.signals, struct {
 				dir        int32
 				key, value string
-			}{i, a.in.str(h.keyBuf), a.in.str(capBytes(v, schema.MaxValueBytes))})
+			}{i, a.in.str(h.keyBuf), a.in.capped(v, schema.MaxValueBytes)})
 		})
 	}
 	if kind == parse.KindUnknown && a.want[tDiagnostics] {
@@ -717,7 +717,7 @@ func (h *collector) record(e *parse.Entry) {
 }
 
 func (h *collector) diag(line int, code string, value []byte) {
-	h.diags = append(h.diags, diag{int32(line), code, h.a.in.str(capBytes(value, schema.MaxValueBytes))})
+	h.diags = append(h.diags, diag{int32(line), code, h.a.in.capped(value, schema.MaxValueBytes)})
 }
 
 func (h *collector) UserAgent(e *parse.Entry) {

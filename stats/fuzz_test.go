@@ -69,6 +69,9 @@ func FuzzAnalyzer(f *testing.F) {
 		}
 		for _, d := range rows.Diagnostics {
 			check(d.Value)
+			if len(d.Value) > schema.MaxValueBytes {
+				t.Fatalf("diagnostic value %d bytes", len(d.Value))
+			}
 		}
 		for _, s := range rows.Sitemaps {
 			check(s.SitemapURL)

@@ -43,6 +43,14 @@ func (in *interner) str(b []byte) string {
 	return s
 }
 
+// capped returns b as str does, cut to at most n bytes at a character
+// boundary. The cut comes after invalid UTF-8 is replaced: each invalid
+// byte becomes U+FFFD, three bytes, so cutting b alone could leave up to
+// 3n bytes.
+func (in *interner) capped(b []byte, n int) string {
+	return capBytes(in.str(capBytes(b, n)), n)
+}
+
 // validString converts b to a string, replacing invalid UTF-8.
 func validString(b []byte) string {
 	if utf8.Valid(b) {
@@ -63,7 +71,7 @@ func validString(b []byte) string {
 }
 
 // capBytes cuts b to at most n bytes without splitting a UTF-8 sequence.
-func capBytes(b []byte, n int) []byte {
+func capBytes[T string | []byte](b T, n int) T {
 	if len(b) <= n {
 		return b
 	}
