@@ -109,20 +109,10 @@ func WriteBots(l *LocalWriter[BotRow], blocks []BotsBlock) error {
 		for from := 0; from < b.Rows(); {
 			to := min(b.Rows(), from+int(maxRows-p.rows))
 			p.bots.addBlock(b, from, to, t.ds.opts.DictionaryBytes)
-			n := int64(to - from)
-			p.rows += n
-			t.mu.Lock()
-			t.rows += n
-			t.mu.Unlock()
-			from = to
-			if p.bots.full || p.rows >= maxRows {
-				t.mu.Lock()
-				err := l.ship(p)
-				t.mu.Unlock()
-				if err != nil {
-					return t.ds.fail(err)
-				}
+			if err := l.took(p, to-from, p.bots.full); err != nil {
+				return err
 			}
+			from = to
 		}
 	}
 	return nil

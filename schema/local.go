@@ -83,7 +83,7 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 	if err := t.ds.usable(); err != nil {
 		return err
 	}
-	maxRows, maxBytes := t.ds.opts.RowGroupRows, t.ds.opts.RowGroupBytes
+	maxRows := t.ds.opts.RowGroupRows
 	for len(rows) > 0 {
 		crawl := rows[0].crawl()
 		p, err := l.partOf(crawl)
@@ -104,18 +104,26 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 		} else if _, err := p.w.Write(rows[:n]); err != nil {
 			return t.ds.fail(fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err))
 		}
-		p.rows += int64(n)
-		t.mu.Lock()
-		t.rows += int64(n)
-		t.mu.Unlock()
 		rows = rows[n:]
-		if full || p.rows >= maxRows || p.w != nil && p.w.Size() > maxBytes {
-			t.mu.Lock()
-			err := l.ship(p)
-			t.mu.Unlock()
-			if err != nil {
-				return t.ds.fail(err)
-			}
+		if err := l.took(p, n, full); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// took counts n rows just added to p and ships p's row group when it is
+// full: full says so (a dictionary reached its limit), or the group
+// reached Options.RowGroupRows rows or Options.RowGroupBytes bytes.
+func (l *LocalWriter[T]) took(p *localPart[T], n int, full bool) error {
+	t := l.t
+	p.rows += int64(n)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rows += int64(n)
+	if full || p.rows >= t.ds.opts.RowGroupRows || p.w != nil && p.w.Size() > t.ds.opts.RowGroupBytes {
+		if err := l.ship(p); err != nil {
+			return t.ds.fail(err)
 		}
 	}
 	return nil
