@@ -2,7 +2,10 @@
 // one row per capture, group, named agent, catalog bot and directive key,
 // and, on request, per rule, sitemap and diagnostic. It does no I/O: the
 // catalog, template and rank loaders read from an io.Reader, and the rows
-// are handed to the schema package's writers by the caller.
+// are handed to the schema package's writers by the caller. The bots rows
+// (one per capture and catalog bot, 101 per capture with the embedded
+// catalog) leave as one schema.BotsBlock per capture, for schema.WriteBots;
+// Rows.BotRows expands them.
 //
 // Every number is computed on the RFC 9309 reading of the file, by the parse
 // package, in one parse pass per capture (parse.Tee of the compiled
