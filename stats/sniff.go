@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"bytes"
+
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -46,7 +48,16 @@ func LooksHTML(body []byte) bool {
 	if len(b) > sniffLen {
 		b = b[:sniffLen]
 	}
-	return indexFold(b, "<html") >= 0 || indexFold(b, "<body") >= 0
+	for {
+		i := bytes.IndexByte(b, '<')
+		if i < 0 {
+			return false
+		}
+		b = b[i+1:]
+		if hasPrefixFold(b, "html") || hasPrefixFold(b, "body") {
+			return true
+		}
+	}
 }
 
 // LooksBinary reports whether body looks like binary data: its first 1 KiB
@@ -57,17 +68,28 @@ func LooksBinary(body []byte) bool {
 	if len(b) > sniffLen {
 		b = b[:sniffLen]
 	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
 	ctl := 0
 	for _, c := range b {
-		switch {
-		case c == 0:
-			return true
-		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f', c == 0x7F:
-			ctl++
-		}
+		ctl += int(controlByte[c])
 	}
 	return ctl*10 > len(b)
 }
+
+// controlByte is 1 for the control characters LooksBinary counts: below
+// 0x20 except tab, LF, VT, FF and CR, and DEL.
+var controlByte = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = 1
+	}
+	for _, c := range "\t\n\v\f\r" {
+		t[c] = 0
+	}
+	t[0x7F] = 1
+	return t
+}()
 
 // LineEndings classifies the terminators the parser counted: one kind only
 // gives lf, crlf or cr; several kinds give mixed; none at all (an empty body
@@ -108,14 +130,4 @@ func hasPrefixFold(b []byte, s string) bool {
 		}
 	}
 	return true
-}
-
-// indexFold finds the lower-case ASCII s in b, ignoring case.
-func indexFold(b []byte, s string) int {
-	for i := 0; i+len(s) <= len(b); i++ {
-		if lowerASCII(b[i]) == s[0] && hasPrefixFold(b[i:], s) {
-			return i
-		}
-	}
-	return -1
 }

@@ -18,6 +18,10 @@ func TestLooksHTML(t *testing.T) {
 		{"comment_first", "<!-- generated -->\n<html>", true},
 		{"xml", "<?xml version=\"1.0\"?><urlset>", true},
 		{"prose_then_html", "Error 500\n<html><body>x</body></html>", true},
+		{"prose_then_body_upper", "Oops <b>x</b> <BODY onload=x>", true},
+		{"lt_before_html_in_comment", "# a < b\nUser-agent: *\n<Html>", true},
+		{"html_past_first_KiB", strings.Repeat("x", 1020) + "<html>", false},
+		{"lt_at_the_end", "User-agent: *\n<", false},
 		{"robots", "User-agent: *\nDisallow: /\n", false},
 		{"robots_mentioning_html_path", "User-agent: *\nDisallow: /*.html$\n", false},
 		{"lt_not_a_tag", "<3 robots\n", false},
@@ -42,6 +46,10 @@ func TestLooksBinary(t *testing.T) {
 		{"utf8_text", "# Ünïcödé 日本語\nUser-agent: *\n", false},
 		{"tabs_crlf", "User-agent:\t*\r\nDisallow: /\r\n", false},
 		{"few_controls", "User-agent: *\x01" + strings.Repeat("x", 100), false},
+		{"many_controls", "\x01\x02\x1b\x1fabcdefgh", true},
+		{"del_counts", "\x7f\x7f\x7fabcdefgh", true},
+		{"vt_ff_do_not_count", "\v\f\v\f\t\r\nab", false},
+		{"nul_past_first_KiB", strings.Repeat("x", 1024) + "\x00", false},
 		{"empty", "", false},
 	}
 	for _, tc := range tests {
@@ -89,5 +97,33 @@ func TestLooksHTMLSharedCorpus(t *testing.T) {
 	}
 	if n < 51 || n > 60 {
 		t.Errorf("%d HTML-like bodies, corpus README says 51", n)
+	}
+}
+
+// BenchmarkSniff runs LooksHTML and LooksBinary, as every capture does,
+// over the real robots.txt corpus.
+func BenchmarkSniff(b *testing.B) {
+	var bodies [][]byte
+	var size int64
+	for _, f := range corpusFiles(b) {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, body)
+		size += int64(min(len(body), sniffLen))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		for _, body := range bodies {
+			if LooksHTML(body) || LooksBinary(body) {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		b.Fatal("no HTML or binary body in the corpus")
 	}
 }
