@@ -19,8 +19,8 @@ import (
 // files byte for byte: same row groups, same dictionaries in the same
 // order, same pages. The catalog changes between blocks (another slice,
 // copied strings, another length), verdict tuples are listed in any order
-// and some are not used, and the caller overwrites its key strings after
-// each call. Where a dictionary limit cuts row groups, WriteBots cuts them
+// and some are not used, and the caller overwrites its key and catalog
+// strings after each call. Where a dictionary limit cuts row groups, WriteBots cuts them
 // after the block rather than after the row, so there the rows read back
 // are compared instead.
 func TestWriteBots(t *testing.T) {
@@ -93,7 +93,7 @@ func TestWriteBots(t *testing.T) {
 			asBlocks := create(t, o)
 			lr, lb := asRows.Bots().Local(), asBlocks.Bots().Local()
 			var want []schema.BotRow
-			buf := make([]byte, 0, 1<<16)
+			buf := make([]byte, 0, 1<<22)
 			for blocks := tt.blocks; len(blocks) > 0; {
 				n := min(tt.batch, len(blocks))
 				var rows []schema.BotRow
@@ -105,6 +105,11 @@ func TestWriteBots(t *testing.T) {
 					b.Key.CaptureID = alias(&buf, b.Key.CaptureID)
 					b.Key.URL = alias(&buf, b.Key.URL)
 					b.Key.Host = alias(&buf, b.Key.Host)
+					bots := make([]schema.BotIdent, len(b.Bots))
+					for j, id := range b.Bots {
+						bots[j] = schema.BotIdent{Bot: alias(&buf, id.Bot), Operator: alias(&buf, id.Operator), Category: alias(&buf, id.Category)}
+					}
+					b.Bots = bots
 					batch[i] = b
 				}
 				if err := lr.Write(rows); err != nil {
@@ -174,5 +179,39 @@ func TestWriteBotsBadBlock(t *testing.T) {
 			t.Errorf("block %s: Commit after the error succeeded", b.Key.CaptureID)
 		}
 		ds.Abort()
+	}
+}
+
+// TestWriteBotsReusedCatalogMemory: the caller may overwrite the catalog's
+// strings once WriteBots returns; a later call whose catalog string has the
+// same address and length but other bytes must not reuse the ids found for
+// the old bytes.
+func TestWriteBotsReusedCatalogMemory(t *testing.T) {
+	ds := create(t, schema.Options{Tables: []schema.TableName{schema.Bots}})
+	l := ds.Bots().Local()
+	buf := make([]byte, 0, 16)
+	ops := []string{"aaa", "bbb", "ccc"}
+	for i, op := range ops {
+		buf = buf[:0]
+		b := schema.BotsBlock{
+			Key:      schema.Key{CaptureID: fmt.Sprint(i)},
+			Bots:     []schema.BotIdent{{Bot: "bot", Operator: alias(&buf, op)}},
+			Verdicts: []schema.BotVerdict{{Verdict: schema.VerdictNone}}, Index: []int32{0},
+		}
+		if err := schema.WriteBots(l, []schema.BotsBlock{b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := readTable[schema.BotRow](t, ds)
+	if len(got) != len(ops) {
+		t.Fatalf("%d rows back, wrote %d", len(got), len(ops))
+	}
+	for i, op := range ops {
+		if got[i].Operator != op {
+			t.Errorf("row %d: operator %q, want %q", i, got[i].Operator, op)
+		}
 	}
 }

@@ -225,12 +225,14 @@ func (e *botsEncoder) limit(dictBytes int64) {
 	}
 }
 
-// forget empties the caches keyed by a string's address: once a Write
-// returns, its caller may reuse the memory behind the strings.
+// forget empties the caches that hold or are keyed by the caller's
+// strings: once a Write returns, its caller may reuse the memory behind
+// them, and a string at the same address could then hold other bytes.
 func (e *botsEncoder) forget() {
 	for i := range e.dict {
 		e.dict[i].forget()
 	}
+	clear(e.idents)
 }
 
 // addBlock appends rows from to to of b. It takes the rows whole, even
@@ -266,6 +268,7 @@ func (e *botsEncoder) addBlock(b *BotsBlock, from, to int, dictBytes int64) {
 	appendRun(bcURL, b.Key.URL)
 	appendRun(bcHost, b.Key.Host)
 	// the catalog: the previous block's ids wherever its strings recur
+	// (within one call: forget clears them)
 	if len(e.idents) < to {
 		e.idents = append(e.idents, make([]identIDs, to-len(e.idents))...)
 	}
@@ -317,7 +320,7 @@ func (e *botsEncoder) addBlock(b *BotsBlock, from, to int, dictBytes int64) {
 }
 
 // identIDs caches the dictionary ids of a catalog entry at one row
-// position of a block, valid until the row group is reset.
+// position of a block, valid within one Write (see forget) and row group.
 type identIDs struct {
 	ident BotIdent
 	ids   [3]int32 // bot, operator, category
