@@ -53,6 +53,12 @@ type botsEncoder struct {
 	page    []byte
 	idents  []identIDs // addBlock: catalog ids by row position
 	tuples  []tupleIDs // addBlock: the block's verdict tuples' ids
+
+	// add's block of one row
+	one        BotsBlock
+	oneIdent   [1]BotIdent
+	oneVerdict [1]BotVerdict
+	oneIndex   [1]int32
 }
 
 // Leaf columns of BotRow in schema order.
@@ -178,41 +184,20 @@ func (c *dictColumn) reset() {
 // group.
 func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
 	defer e.forget()
-	e.limit(dictBytes)
+	// Each row is a block of one row: addBlock is the one place where
+	// columns are encoded.
+	b := &e.one
+	b.Bots, b.Verdicts, b.Index = e.oneIdent[:], e.oneVerdict[:], e.oneIndex[:]
 	for i := range rows {
 		if e.full {
 			return i
 		}
 		r := &rows[i]
-		d := &e.dict
-		d[bcCaptureID].ids = append(d[bcCaptureID].ids, d[bcCaptureID].id(r.CaptureID))
-		if r.Crawl == "" {
-			e.crawlOK = append(e.crawlOK, 0)
-		} else {
-			e.crawlOK = append(e.crawlOK, 1)
-			d[bcCrawl].ids = append(d[bcCrawl].ids, d[bcCrawl].id(r.Crawl))
-		}
-		d[bcURL].ids = append(d[bcURL].ids, d[bcURL].id(r.URL))
-		d[bcHost].ids = append(d[bcHost].ids, d[bcHost].id(r.Host))
-		d[bcBot].ids = append(d[bcBot].ids, d[bcBot].id(r.Bot))
-		d[bcOperator].ids = append(d[bcOperator].ids, d[bcOperator].id(r.Operator))
-		d[bcCategory].ids = append(d[bcCategory].ids, d[bcCategory].id(r.Category))
-		d[bcMatched].ids = append(d[bcMatched].ids, d[bcMatched].id(r.Matched))
-		if r.RootAllowed == nil {
-			e.rootDef = append(e.rootDef, 0)
-		} else {
-			e.rootDef = append(e.rootDef, 1)
-			v := byte(0)
-			if *r.RootAllowed {
-				v = 1
-			}
-			e.rootVal = append(e.rootVal, v)
-		}
-		d[bcVerdict].ids = append(d[bcVerdict].ids, d[bcVerdict].id(r.Verdict))
-		d[bcSomesite].ids = append(d[bcSomesite].ids, d[bcSomesite].id(r.Somesite))
-		d[bcCIC].ids = append(d[bcCIC].ids, d[bcCIC].id(r.CIC))
-		d[bcCCClass].ids = append(d[bcCCClass].ids, d[bcCCClass].id(r.CCClass))
-		e.rows++
+		b.Key = r.Key
+		e.oneIdent[0] = BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category}
+		e.oneVerdict[0] = BotVerdict{Matched: r.Matched, RootAllowed: r.RootAllowed, Verdict: r.Verdict,
+			Somesite: r.Somesite, CIC: r.CIC, CCClass: r.CCClass}
+		e.addBlock(b, 0, 1, dictBytes)
 	}
 	return len(rows)
 }
@@ -233,6 +218,7 @@ func (e *botsEncoder) forget() {
 		e.dict[i].forget()
 	}
 	clear(e.idents)
+	e.one.Key, e.oneIdent, e.oneVerdict = Key{}, [1]BotIdent{}, [1]BotVerdict{}
 }
 
 // addBlock appends rows from to to of b. It takes the rows whole, even
