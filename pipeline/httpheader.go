@@ -109,6 +109,10 @@ func (h *HTTPHeader) field(line []byte) {
 		return
 	}
 	name, val := trimSpace(line[:i]), trimSpace(line[i+1:])
+	if hasPrefixFold(name, "X-Crawler-") {
+		h.Crawler = true
+		return
+	}
 	switch len(name) {
 	case 8:
 		if equalFold(name, "Location") {
@@ -131,10 +135,6 @@ func (h *HTTPHeader) field(line []byte) {
 	case 17:
 		if equalFold(name, "Transfer-Encoding") {
 			h.TransferEncoding = val
-		}
-	default:
-		if hasPrefixFold(name, "X-Crawler-") {
-			h.Crawler = true
 		}
 	}
 }

@@ -45,6 +45,11 @@ func TestParseHTTPHeader(t *testing.T) {
 				t.Errorf("%+v", h)
 			}
 		}},
+		{"common_crawl_rename_of_any_length", "HTTP/1.1 200 OK\r\nX-Crawler-ETag: \"x\"\r\n\r\n", -1, nil, 200, "OK", func(t *testing.T, h *HTTPHeader) {
+			if !h.Crawler {
+				t.Errorf("%+v", h)
+			}
+		}},
 		{"line_without_colon_ignored", "HTTP/1.1 200 OK\r\ngarbage line\r\nLocation: x\r\n\r\n", -1, nil, 200, "OK", nil},
 		{"nul_bytes", "HTTP/1.1 200 OK\r\nX-A: \x00\x00\r\n\r\n", -1, nil, 200, "OK", nil},
 		{"no_blank_line", "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n", -1, ErrHTTPHeaderEnd, 200, "OK", nil},
