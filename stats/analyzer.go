@@ -167,9 +167,13 @@ func (a *Analyzer) Analyze(c *pipeline.Capture, dst *Rows) {
 	a.robots.SetOutcome(outcome)
 	r := &a.robots
 	a.vd.Reset(r, a.col.ruleValues)
+	var sn sniffed // the captures and diagnostics tables both report it
+	if a.want[tCaptures] || a.want[tDiagnostics] {
+		sn = sniffed{html: LooksHTML(c.Body), binary: LooksBinary(c.Body)}
+	}
 
 	if a.want[tCaptures] {
-		a.captureRow(c, key, site, outcome, dst)
+		a.captureRow(c, key, site, outcome, sn, dst)
 	}
 	if a.want[tGroups] {
 		a.groupRows(key, dst)
@@ -202,11 +206,14 @@ func (a *Analyzer) Analyze(c *pipeline.Capture, dst *Rows) {
 		}
 	}
 	if a.want[tDiagnostics] {
-		a.diagnosticRows(c, key, outcome, dst)
+		a.diagnosticRows(key, outcome, sn, dst)
 	}
 }
 
-func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, outcome parse.Outcome, dst *Rows) {
+// sniffed is what LooksHTML and LooksBinary say of a capture's body.
+type sniffed struct{ html, binary bool }
+
+func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, outcome parse.Outcome, sn sniffed, dst *Rows) {
 	r := &a.robots
 	info, sum := r.Info()
 	col := &a.col
@@ -235,8 +242,8 @@ func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, ou
 		ParsedBytes:      int64(info.Parsed),
 		Over500KiB:       bodyLen > parse.DefaultLimit,
 		BodyDigest:       a.digest(c),
-		LooksHTML:        LooksHTML(c.Body),
-		LooksBinary:      LooksBinary(c.Body),
+		LooksHTML:        sn.html,
+		LooksBinary:      sn.binary,
 		BOM:              hasBOM(c.Body),
 		LineEndings:      LineEndings(&sum),
 		Lines:            int32(sum.Lines),
@@ -575,7 +582,7 @@ var diagMessages = map[string]string{
 	DiagAgentNamesNoone: "user-agent value names no product token; no crawler matches it",
 }
 
-func (a *Analyzer) diagnosticRows(c *pipeline.Capture, key schema.Key, outcome parse.Outcome, dst *Rows) {
+func (a *Analyzer) diagnosticRows(key schema.Key, outcome parse.Outcome, sn sniffed, dst *Rows) {
 	add := func(line int32, code string, value string) {
 		dst.Diagnostics = append(dst.Diagnostics, schema.DiagnosticRow{Key: key, Line: line, Code: code, Message: diagMessages[code], Value: value})
 	}
@@ -584,9 +591,9 @@ func (a *Analyzer) diagnosticRows(c *pipeline.Capture, key schema.Key, outcome p
 		// error page there is no finding (captures.looks_html still says so).
 		return
 	}
-	if LooksHTML(c.Body) {
+	if sn.html {
 		add(0, DiagHTMLBody, "")
-	} else if LooksBinary(c.Body) {
+	} else if sn.binary {
 		add(0, DiagBinaryBody, "")
 	}
 	{
