@@ -223,11 +223,12 @@ func (e *botsEncoder) forget() {
 
 // addBlock appends rows from to to of b. It takes the rows whole, even
 // after one of them took a dictionary past its limit: the caller ships the
-// row group after the block. Called with the same dictBytes as add, and
-// followed by forget before the caller's Write returns.
+// row group after the block. The caller calls forget before its Write
+// returns.
 //
-// The result is what add makes of the same rows: every column's dictionary
-// gets its values in the order of the rows, so the ids are the same.
+// Every column's dictionary gets its values in the order of the rows, so a
+// block encodes exactly as its rows do one by one (which is how add takes
+// rows).
 func (e *botsEncoder) addBlock(b *BotsBlock, from, to int, dictBytes int64) {
 	if from >= to {
 		return
