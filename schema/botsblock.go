@@ -108,7 +108,7 @@ func WriteBots(l *LocalWriter[BotRow], blocks []BotsBlock) error {
 		// shipped row group but the last is full, as with Write.
 		for from := 0; from < b.Rows(); {
 			to := min(b.Rows(), from+int(maxRows-p.rows))
-			p.bots.addBlock(b, from, to, t.ds.opts.DictionaryBytes)
+			p.bots.addBlock(b, from, to)
 			if err := l.took(p, to-from, p.bots.full); err != nil {
 				return err
 			}

@@ -180,9 +180,9 @@ func (c *dictColumn) reset() {
 }
 
 // add appends rows and reports how many it took: it stops after the row
-// that took a dictionary to dictBytes, so that the caller ships the row
+// that took a dictionary to its limit, so that the caller ships the row
 // group.
-func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
+func (e *botsEncoder) add(rows []BotRow) int {
 	defer e.forget()
 	// Each row is a block of one row: addBlock is the one place where
 	// columns are encoded.
@@ -197,17 +197,20 @@ func (e *botsEncoder) add(rows []BotRow, dictBytes int64) int {
 		e.oneIdent[0] = BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category}
 		e.oneVerdict[0] = BotVerdict{Matched: r.Matched, RootAllowed: r.RootAllowed, Verdict: r.Verdict,
 			Somesite: r.Somesite, CIC: r.CIC, CCClass: r.CCClass}
-		e.addBlock(b, 0, 1, dictBytes)
+		e.addBlock(b, 0, 1)
 	}
 	return len(rows)
 }
 
-// limit sets the dictionaries' size limit.
-func (e *botsEncoder) limit(dictBytes int64) {
+// newBotsEncoder returns an encoder whose row groups end once a
+// dictionary reaches dictBytes (Options.DictionaryBytes).
+func newBotsEncoder(dictBytes int64) *botsEncoder {
+	e := new(botsEncoder)
 	for i := range e.dict {
 		e.dict[i].limit = int(min(dictBytes, 1<<40))
 		e.dict[i].full = &e.full
 	}
+	return e
 }
 
 // forget empties the caches that hold or are keyed by the caller's
@@ -229,11 +232,10 @@ func (e *botsEncoder) forget() {
 // Every column's dictionary gets its values in the order of the rows, so a
 // block encodes exactly as its rows do one by one (which is how add takes
 // rows).
-func (e *botsEncoder) addBlock(b *BotsBlock, from, to int, dictBytes int64) {
+func (e *botsEncoder) addBlock(b *BotsBlock, from, to int) {
 	if from >= to {
 		return
 	}
-	e.limit(dictBytes)
 	n := to - from
 	d := &e.dict
 	// the key: one value per column for the whole block

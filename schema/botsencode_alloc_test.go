@@ -26,10 +26,10 @@ func TestBotsEncoderAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e botsEncoder
+	e := newBotsEncoder(DefaultDictionaryBytes)
 	var out bytes.Buffer
 	cycle := func() {
-		e.add(rows, DefaultDictionaryBytes)
+		e.add(rows)
 		out.Reset()
 		if err := e.writeFile(&out, codec, "test"); err != nil {
 			t.Fatal(err)
@@ -37,7 +37,7 @@ func TestBotsEncoderAllocs(t *testing.T) {
 		e.reset()
 	}
 	cycle()
-	if n := testing.AllocsPerRun(20, func() { e.add(rows, DefaultDictionaryBytes); e.reset() }); n != 0 {
+	if n := testing.AllocsPerRun(20, func() { e.add(rows); e.reset() }); n != 0 {
 		t.Errorf("add: %v allocations per batch of %d rows, want 0", n, len(rows))
 	}
 	// the same captures as blocks, as analyze writes them
@@ -52,7 +52,7 @@ func TestBotsEncoderAllocs(t *testing.T) {
 	}
 	addBlocks := func() {
 		for i := range blocks {
-			e.addBlock(&blocks[i], 0, 101, DefaultDictionaryBytes)
+			e.addBlock(&blocks[i], 0, 101)
 		}
 		e.forget()
 		e.reset()

@@ -99,7 +99,7 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 		}
 		full := false
 		if p.bots != nil {
-			k := p.bots.add(any(rows[:n]).([]BotRow), t.ds.opts.DictionaryBytes)
+			k := p.bots.add(any(rows[:n]).([]BotRow))
 			full, n = k < n || p.bots.full, k
 		} else if _, err := p.w.Write(rows[:n]); err != nil {
 			return t.ds.fail(fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err))
@@ -142,7 +142,7 @@ func (l *LocalWriter[T]) partOf(crawl string) (*localPart[T], error) {
 	}
 	p := &localPart[T]{crawl: crawl}
 	if _, ok := any(p).(*localPart[BotRow]); ok {
-		p.bots = new(botsEncoder)
+		p.bots = newBotsEncoder(t.ds.opts.DictionaryBytes)
 	} else {
 		p.w = parquet.NewGenericWriter[T](&p.buf, t.base...)
 	}
