@@ -209,21 +209,21 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		inputs = []string{p}
 	}
 
-	pc := pipeline.DefaultConfig()
-	pc.Workers = f.workers
-	pc.Shard = shard
-	pc.Crawl = f.crawl
-	pc.Responses = responses
-	pc.Strict = f.strict
-	pc.Fields = fields
-	pc.ManifestBase = f.manifestBase
-	pc.Stdin = m.Stdin
-	if f.parseLimit < 0 {
+	// Zero fields take the pipeline's defaults; RecordLimit among them
+	// follows BodyLimit.
+	pc := pipeline.Config{
+		Workers:      f.workers,
+		BodyLimit:    max(pipeline.DefaultBodyLimit, f.parseLimit), // bodies are kept up to what is parsed
+		Shard:        shard,
+		Crawl:        f.crawl,
+		Responses:    responses,
+		Strict:       f.strict,
+		Fields:       fields,
+		ManifestBase: f.manifestBase,
+		Stdin:        m.Stdin,
+	}
+	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
-		pc.RecordLimit = pc.BodyLimit + 64<<10
-	} else if f.parseLimit > pc.BodyLimit {
-		pc.BodyLimit = f.parseLimit
-		pc.RecordLimit = max(pc.RecordLimit, f.parseLimit+64<<10)
 	}
 	if !f.quiet && m.StderrIsTerminal {
 		pc.Progress = m.Stderr
