@@ -178,11 +178,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	so.ParseLimit = f.parseLimit
 	so.TooManyRequestsUnreachable = f.google429
 	if f.bots != "" {
-		mode := stats.CatalogExtend
-		if f.botsReplace {
-			mode = stats.CatalogReplace
-		}
-		if so.Catalog, err = loadWith(m, f.bots, func(r io.Reader) (*stats.Catalog, error) { return stats.LoadCatalog(r, mode) }); err != nil {
+		if so.Catalog, err = m.loadCatalog(f.bots, f.botsReplace); err != nil {
 			return fmt.Errorf("--bots: %w", err)
 		}
 	}
