@@ -423,12 +423,15 @@ type segment struct {
 
 type legendItem struct{ Color, Label string }
 
-var outcomeStyles = []struct{ Key, Color, Ink, Label string }{
-	{"parsed", "#009e73", "#ffffff", "parsed (2xx)"},
-	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)"},
-	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)"},
-	{"redirect", "#e69f00", "#102a43", "redirect (3xx)"},
-	{"other", "#999999", "#ffffff", "other"},
+var outcomeStyles = []struct {
+	Key, Color, Ink, Label string
+	sites                  func(g *stats.Group) int64
+}{
+	{"parsed", "#009e73", "#ffffff", "parsed (2xx)", func(g *stats.Group) int64 { return g.Parsed }},
+	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)", func(g *stats.Group) int64 { return g.Unavailable }},
+	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)", func(g *stats.Group) int64 { return g.Unreachable }},
+	{"redirect", "#e69f00", "#102a43", "redirect (3xx)", func(g *stats.Group) int64 { return g.Redirect }},
+	{"other", "#999999", "#ffffff", "other", func(g *stats.Group) int64 { return g.Other }},
 }
 
 func newStatusChart(r *stats.Report, narrow bool) *statusChart {
@@ -460,7 +463,7 @@ func newStatusChart(r *stats.Report, narrow bool) *statusChart {
 		row.TextY = row.Y + 16
 		x := c.PlotX
 		for _, o := range outcomeStyles {
-			n := map[string]int64{"parsed": g.Parsed, "unavailable": g.Unavailable, "unreachable": g.Unreachable, "redirect": g.Redirect, "other": g.Other}[o.Key]
+			n := o.sites(&g)
 			if n == 0 || g.Sites == 0 {
 				continue
 			}
