@@ -9,11 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -478,12 +479,7 @@ func runID(inputs []string, sample bool, shard pipeline.Shard, meta map[string]s
 			io.WriteString(h, in+"\x00")
 		}
 	}
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		io.WriteString(h, k+"="+meta[k]+"\x00")
 	}
 	io.WriteString(h, shard.String())
