@@ -107,13 +107,17 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 
 // analyzeRun holds one run's moving parts.
 type analyzeRun struct {
-	m        *Main
-	ds       *schema.Dataset
-	analyzer []*stats.Analyzer
-	rows     []*stats.Rows
-	out      []*localTables
-	// counts per worker, summed at the end
-	outcomes []outcomeCounts
+	ds      *schema.Dataset
+	workers []*analyzeWorker // by pipeline worker index
+}
+
+// analyzeWorker is what one pipeline worker owns; only its goroutine
+// touches it until the run ends.
+type analyzeWorker struct {
+	analyzer *stats.Analyzer
+	rows     stats.Rows
+	out      *localTables
+	outcomes outcomeCounts // summed over the workers at the end
 }
 
 // flushRows is how many rows a worker buffers before handing them to its
@@ -260,22 +264,19 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	defer prof.stop()
 
-	run := &analyzeRun{m: m, ds: ds}
+	run := &analyzeRun{ds: ds}
 	for range f.workers {
 		a, err := stats.NewAnalyzer(so)
 		if err != nil {
 			return usageErrorf("analyze", "%v", err)
 		}
-		run.analyzer = append(run.analyzer, a)
-		run.rows = append(run.rows, &stats.Rows{})
-		run.out = append(run.out, newLocalTables(ds))
-		run.outcomes = append(run.outcomes, outcomeCounts{})
+		run.workers = append(run.workers, &analyzeWorker{analyzer: a, out: newLocalTables(ds)})
 	}
 	start := time.Now()
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr == nil {
-		for w := range run.rows {
-			if err := run.flush(w); err != nil {
+		for _, wk := range run.workers {
+			if err := run.flush(wk); err != nil {
 				runErr = err
 				break
 			}
@@ -303,9 +304,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return err
 	}
 	outcomes := map[string]int64{}
-	for _, c := range run.outcomes {
+	for _, wk := range run.workers {
 		for i, o := range outcomeOrder {
-			outcomes[o.value] += c[i]
+			outcomes[o.value] += wk.outcomes[i]
 		}
 	}
 	res := analyzeResult{
@@ -353,22 +354,21 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 
 // consume analyses one capture on worker w.
 func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
-	rows := r.rows[w]
-	before := len(rows.Captures)
-	r.analyzer[w].Analyze(c, rows)
-	for _, cr := range rows.Captures[before:] {
-		r.outcomes[w].add(cr.Outcome)
+	wk := r.workers[w]
+	before := len(wk.rows.Captures)
+	wk.analyzer.Analyze(c, &wk.rows)
+	for _, cr := range wk.rows.Captures[before:] {
+		wk.outcomes.add(cr.Outcome)
 	}
-	if rows.Len() >= flushRows {
-		return r.flush(w)
+	if wk.rows.Len() >= flushRows {
+		return r.flush(wk)
 	}
 	return nil
 }
 
-// flush hands worker w's rows to its table writers.
-func (r *analyzeRun) flush(w int) error {
-	rows := r.rows[w]
-	out, ds := r.out[w], r.ds
+// flush hands a worker's rows to its table writers.
+func (r *analyzeRun) flush(wk *analyzeWorker) error {
+	rows, out, ds := &wk.rows, wk.out, r.ds
 	for _, err := range []error{
 		ds.Captures().Write(rows.Captures),
 		out.groups.Write(rows.Groups),
