@@ -294,7 +294,6 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return fmt.Errorf("analyze: %w", runErr)
 	}
 	if err := ds.Commit(ctx); err != nil {
-		prof.stop()
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
 		}
