@@ -23,6 +23,10 @@ type Report struct {
 	// Bots are the catalog bots in the order the bots table first named
 	// them (the catalog's), with their counts per group.
 	Bots []BotStat
+	// AIOrder indexes the AI bots in Bots in the order of the AI table:
+	// most often fully blocked first in the last group (the latest crawl,
+	// or all sites by rank), ties in catalog order.
+	AIOrder []int
 	// FilterBytes is the most memory the site filters held at once.
 	FilterBytes int64
 	// RankedSites is the number of sites with a rank (captures.rank), over
@@ -117,6 +121,7 @@ func (s *Summary) Report() *Report {
 		r.Bots = append(r.Bots, st)
 	}
 	b := reportBuilder{s: s, r: r, keep: keep}
+	r.AIOrder = b.aiOrder()
 	r.Tables = []*Table{
 		b.captures(), b.status(), b.adoption(), b.aiBlocking(), b.allBots(),
 		b.agents(), b.content(), b.directives(), b.templates(),
@@ -317,7 +322,7 @@ func (b *reportBuilder) botNotes() []string {
 func (b *reportBuilder) aiBlocking() *Table {
 	t := &Table{ID: TableAIBlocking, Title: "AI bots: sites that block them fully (robotstat verdict)", Of: "parsed robots.txt",
 		Base: b.base(parsed), Labels: []string{"bot", "operator", "category"}}
-	order := b.aiOrder()
+	order := b.r.AIOrder
 	if len(b.r.Groups) == 1 {
 		t.Columns = verdictColumns
 		t.Notes = []string{"full: no path may be fetched; by name: a group names the bot; by *: only the * group applies; partial: some paths may not be fetched; none: every path may be"}

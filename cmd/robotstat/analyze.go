@@ -9,11 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,13 +107,17 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 
 // analyzeRun holds one run's moving parts.
 type analyzeRun struct {
-	m        *Main
-	ds       *schema.Dataset
-	analyzer []*stats.Analyzer
-	rows     []*stats.Rows
-	out      []*localTables
-	// counts per worker, summed at the end
-	outcomes []outcomeCounts
+	ds      *schema.Dataset
+	workers []*analyzeWorker // by pipeline worker index
+}
+
+// analyzeWorker is what one pipeline worker owns; only its goroutine
+// touches it until the run ends.
+type analyzeWorker struct {
+	analyzer *stats.Analyzer
+	rows     stats.Rows
+	out      *localTables
+	outcomes outcomeCounts // summed over the workers at the end
 }
 
 // flushRows is how many rows a worker buffers before handing them to its
@@ -178,11 +183,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	so.ParseLimit = f.parseLimit
 	so.TooManyRequestsUnreachable = f.google429
 	if f.bots != "" {
-		mode := stats.CatalogExtend
-		if f.botsReplace {
-			mode = stats.CatalogReplace
-		}
-		if so.Catalog, err = loadWith(m, f.bots, func(r io.Reader) (*stats.Catalog, error) { return stats.LoadCatalog(r, mode) }); err != nil {
+		if so.Catalog, err = m.loadCatalog(f.bots, f.botsReplace); err != nil {
 			return fmt.Errorf("--bots: %w", err)
 		}
 	}
@@ -209,21 +210,21 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		inputs = []string{p}
 	}
 
-	pc := pipeline.DefaultConfig()
-	pc.Workers = f.workers
-	pc.Shard = shard
-	pc.Crawl = f.crawl
-	pc.Responses = responses
-	pc.Strict = f.strict
-	pc.Fields = fields
-	pc.ManifestBase = f.manifestBase
-	pc.Stdin = m.Stdin
-	if f.parseLimit < 0 {
+	// Zero fields take the pipeline's defaults; RecordLimit among them
+	// follows BodyLimit.
+	pc := pipeline.Config{
+		Workers:      f.workers,
+		BodyLimit:    max(pipeline.DefaultBodyLimit, f.parseLimit), // bodies are kept up to what is parsed
+		Shard:        shard,
+		Crawl:        f.crawl,
+		Responses:    responses,
+		Strict:       f.strict,
+		Fields:       fields,
+		ManifestBase: f.manifestBase,
+		Stdin:        m.Stdin,
+	}
+	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
-		pc.RecordLimit = pc.BodyLimit + 64<<10
-	} else if f.parseLimit > pc.BodyLimit {
-		pc.BodyLimit = f.parseLimit
-		pc.RecordLimit = max(pc.RecordLimit, f.parseLimit+64<<10)
 	}
 	if !f.quiet && m.StderrIsTerminal {
 		pc.Progress = m.Stderr
@@ -263,22 +264,19 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	defer prof.stop()
 
-	run := &analyzeRun{m: m, ds: ds}
+	run := &analyzeRun{ds: ds}
 	for range f.workers {
 		a, err := stats.NewAnalyzer(so)
 		if err != nil {
 			return usageErrorf("analyze", "%v", err)
 		}
-		run.analyzer = append(run.analyzer, a)
-		run.rows = append(run.rows, &stats.Rows{})
-		run.out = append(run.out, newLocalTables(ds))
-		run.outcomes = append(run.outcomes, outcomeCounts{})
+		run.workers = append(run.workers, &analyzeWorker{analyzer: a, out: newLocalTables(ds)})
 	}
 	start := time.Now()
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr == nil {
-		for w := range run.rows {
-			if err := run.flush(w); err != nil {
+		for _, wk := range run.workers {
+			if err := run.flush(wk); err != nil {
 				runErr = err
 				break
 			}
@@ -296,7 +294,6 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return fmt.Errorf("analyze: %w", runErr)
 	}
 	if err := ds.Commit(ctx); err != nil {
-		prof.stop()
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
 		}
@@ -306,9 +303,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return err
 	}
 	outcomes := map[string]int64{}
-	for _, c := range run.outcomes {
+	for _, wk := range run.workers {
 		for i, o := range outcomeOrder {
-			outcomes[o.value] += c[i]
+			outcomes[o.value] += wk.outcomes[i]
 		}
 	}
 	res := analyzeResult{
@@ -356,22 +353,21 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 
 // consume analyses one capture on worker w.
 func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
-	rows := r.rows[w]
-	before := len(rows.Captures)
-	r.analyzer[w].Analyze(c, rows)
-	for _, cr := range rows.Captures[before:] {
-		r.outcomes[w].add(cr.Outcome)
+	wk := r.workers[w]
+	before := len(wk.rows.Captures)
+	wk.analyzer.Analyze(c, &wk.rows)
+	for _, cr := range wk.rows.Captures[before:] {
+		wk.outcomes.add(cr.Outcome)
 	}
-	if rows.Len() >= flushRows {
-		return r.flush(w)
+	if wk.rows.Len() >= flushRows {
+		return r.flush(wk)
 	}
 	return nil
 }
 
-// flush hands worker w's rows to its table writers.
-func (r *analyzeRun) flush(w int) error {
-	rows := r.rows[w]
-	out, ds := r.out[w], r.ds
+// flush hands a worker's rows to its table writers.
+func (r *analyzeRun) flush(wk *analyzeWorker) error {
+	rows, out, ds := &wk.rows, wk.out, r.ds
 	for _, err := range []error{
 		ds.Captures().Write(rows.Captures),
 		out.groups.Write(rows.Groups),
@@ -482,12 +478,7 @@ func runID(inputs []string, sample bool, shard pipeline.Shard, meta map[string]s
 			io.WriteString(h, in+"\x00")
 		}
 	}
-	keys := make([]string, 0, len(meta))
-	for k := range meta {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		io.WriteString(h, k+"="+meta[k]+"\x00")
 	}
 	io.WriteString(h, shard.String())

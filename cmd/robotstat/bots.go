@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/robotstat/robotstat/stats"
 )
@@ -39,22 +40,23 @@ func (m *Main) bots(ctx context.Context, args []string) error {
 	}
 	cat := stats.DefaultCatalog()
 	if *file != "" {
-		f, err := m.openFile(*file)
-		if err != nil {
+		if cat, err = m.loadCatalog(*file, *replace); err != nil {
 			return fmt.Errorf("bots: %w", err)
-		}
-		mode := stats.CatalogExtend
-		if *replace {
-			mode = stats.CatalogReplace
-		}
-		cat, err = stats.LoadCatalog(f, mode)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("bots: %s: %w", *file, err)
 		}
 	}
 	if err := stats.WriteCatalog(m.Stdout, cat); err != nil {
 		return fmt.Errorf("bots: writing: %w", err)
 	}
 	return nil
+}
+
+// loadCatalog reads the catalog robotstat bots and analyze take from --bots
+// FILE: the embedded one extended by FILE's bots, or FILE's alone with
+// replace.
+func (m *Main) loadCatalog(name string, replace bool) (*stats.Catalog, error) {
+	mode := stats.CatalogExtend
+	if replace {
+		mode = stats.CatalogReplace
+	}
+	return loadWith(m, name, func(r io.Reader) (*stats.Catalog, error) { return stats.LoadCatalog(r, mode) })
 }

@@ -91,16 +91,14 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	}
 	file, agent, urls := pos[0], pos[1], pos[2:]
 	m.noteAgent(agent)
-	var r parse.Robots
+	var body []byte // a 4xx or 5xx answer's body is not read: no rules
 	if outcome == parse.OutcomeParsed {
-		body, err := m.readRobots(file, opts)
-		if err != nil {
+		if body, err = m.readRobots(file, opts); err != nil {
 			return err
 		}
-		parse.NewParser(opts).Compile(body, &r)
-	} else {
-		parse.NewParser(opts).Compile(nil, &r)
 	}
+	var r parse.Robots
+	parse.NewParser(opts).Compile(body, &r)
 	r.SetOutcome(outcome)
 	w := bufio.NewWriter(m.Stdout)
 	any := false

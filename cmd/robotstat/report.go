@@ -135,9 +135,14 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 		return nil, 0, usageErrorf("report", "%v", err)
 	}
 	data := &reportData{Dir: dir}
-	files := map[schema.TableName][]schema.File{}
+	// Crawls in TableFiles' order (by name, unknown last), each with its
+	// files per table; captures come first. Rows of a crawl the captures
+	// table lacks cannot belong to a site.
+	var crawls []string
+	byCrawl := map[string]map[schema.TableName][]schema.File{}
+	orphans := map[string]bool{}
 	for _, t := range reportTables {
-		fs, err := schema.TableFiles(dir, t)
+		files, err := schema.TableFiles(dir, t)
 		switch {
 		case errors.Is(err, schema.ErrNoTable) && t == schema.Captures:
 			return nil, 0, usageErrorf("report", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
@@ -147,20 +152,7 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 		case err != nil:
 			return nil, 0, fmt.Errorf("report: %w", err)
 		}
-		files[t] = fs
-	}
-	if len(files[schema.Captures]) == 0 {
-		return nil, 0, usageErrorf("report", "%s is not a robotstat output: %s holds no Parquet file", dir, filepath.Join(dir, string(schema.Captures)))
-	}
-
-	// Crawls in TableFiles' order (by name, unknown last), each with its
-	// files per table. Rows of a crawl the captures table lacks cannot
-	// belong to a site.
-	var crawls []string
-	byCrawl := map[string]map[schema.TableName][]schema.File{}
-	orphans := map[string]bool{}
-	for _, t := range reportTables {
-		for _, f := range files[t] {
+		for _, f := range files {
 			if byCrawl[f.Crawl] == nil {
 				if t != schema.Captures {
 					orphans[fmt.Sprintf("%s has crawl %q", t, f.Crawl)] = true
@@ -171,6 +163,9 @@ func readReport(ctx context.Context, dir, by string) (*reportData, int64, error)
 			}
 			byCrawl[f.Crawl][t] = append(byCrawl[f.Crawl][t], f)
 		}
+	}
+	if len(crawls) == 0 {
+		return nil, 0, usageErrorf("report", "%s is not a robotstat output: %s holds no Parquet file", dir, filepath.Join(dir, string(schema.Captures)))
 	}
 	for o := range orphans {
 		data.Warnings = append(data.Warnings, o+" but captures has not: its rows are not counted")

@@ -54,7 +54,7 @@ type htmlRow struct {
 func newHTMLPage(d *reportData) *htmlPage {
 	r := d.Report
 	p := &htmlPage{Dir: d.Dir, About: d.about(), Version: Version}
-	order := aiOrder(r)
+	order := r.AIOrder
 	if len(r.Groups) > 0 && len(order) > 0 {
 		ref := len(r.Groups) - 1
 		p.Bar = newBarChart(r, order, ref, false)
@@ -109,27 +109,6 @@ var navLabels = map[string]string{
 	stats.TableCaptures: "captures and sites", stats.TableStatus: "outcome and status", stats.TableAdoption: "adoption",
 	stats.TableAIBlocking: "AI bots table", stats.TableBots: "every bot, every definition", stats.TableAgents: "named agents",
 	stats.TableContent: "contents", stats.TableDirectives: "non-standard directives", stats.TableTemplates: "templates",
-}
-
-// aiOrder returns the indexes in r.Bots of the AI bots in the order of the
-// AI table (most often fully blocked first).
-func aiOrder(r *stats.Report) []int {
-	idx := map[string]int{}
-	for i, b := range r.Bots {
-		idx[b.Token] = i
-	}
-	var order []int
-	for _, t := range r.Tables {
-		if t.ID != stats.TableAIBlocking {
-			continue
-		}
-		for _, row := range t.Rows {
-			if i, ok := idx[row.Labels[0]]; ok {
-				order = append(order, i)
-			}
-		}
-	}
-	return order
 }
 
 // f formats a coordinate: one decimal is finer than a pixel.

@@ -108,14 +108,11 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 		c.Width = 360
 	}
 	maxShare, maxLabel, maxValue := 0.0, 0.0, 0.0
-	full := func(bc *stats.BotCounts) stats.Cell {
-		return stats.Cell{Count: bc.Class(stats.DefVerdict, stats.ClassFull), Of: bc.Sites}
-	}
 	value := func(c stats.Cell) string { return fmt.Sprintf("%s (%s)", formatShare(c), formatCount(c.Count)) }
 	for _, i := range order {
 		st := &r.Bots[i]
 		maxLabel = max(maxLabel, textWidth(st.Token, 12))
-		f := full(&st.Groups[group])
+		f := fullCell(&st.Groups[group], stats.DefVerdict)
 		maxValue = max(maxValue, textWidth(value(f), 11.5))
 		if v, ok := f.Share(); ok {
 			maxShare = max(maxShare, v)
@@ -134,7 +131,7 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 		bc := &st.Groups[group]
 		named := bc.Counts[stats.MatchedNamed][stats.DefVerdict][stats.ClassFull]
 		star := bc.Counts[stats.MatchedStar][stats.DefVerdict][stats.ClassFull]
-		f := full(bc)
+		f := fullCell(bc, stats.DefVerdict)
 		share, _ := f.Share()
 		scale := func(n int64) float64 {
 			if bc.Sites == 0 {
@@ -169,6 +166,13 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 		c.Ticks[0].Pos = max(c.Ticks[0].Pos, 8) // keep "0%" inside
 	}
 	return c
+}
+
+// fullCell is the sites that block a bot fully under definition def, of
+// the sites with a bots row for it: the share every chart of the page
+// draws.
+func fullCell(bc *stats.BotCounts, def int) stats.Cell {
+	return stats.Cell{Count: bc.Class(def, stats.ClassFull), Of: bc.Sites}
 }
 
 // lineChart is one AI bot's full share over the groups under the four
@@ -303,9 +307,6 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 		labels = append(labels, r.Groups[g].Label)
 	}
 	short := shortLabels(labels)
-	share := func(bc *stats.BotCounts, d int) (float64, bool) {
-		return stats.Cell{Count: bc.Class(d, stats.ClassFull), Of: bc.Sites}.Share()
-	}
 	maxV := 0.0
 	var keep []int
 	var left []string
@@ -313,7 +314,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 		any := false
 		for _, g := range gs {
 			for d := range stats.NumDefinitions {
-				if v, ok := share(&r.Bots[i].Groups[g], d); ok && v > 0 {
+				if v, ok := fullCell(&r.Bots[i].Groups[g], d).Share(); ok && v > 0 {
 					any = true
 					maxV = max(maxV, v)
 				}
@@ -366,7 +367,8 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 			var pts, vals []string
 			for k, g := range gs {
 				bc := &st.Groups[g]
-				v, ok := share(bc, d)
+				cell := fullCell(bc, d)
+				v, ok := cell.Share()
 				if !ok {
 					continue
 				}
@@ -374,7 +376,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, py))
 				vals = append(vals, fmt.Sprintf("%.6f", v))
 				ln.Dots = append(ln.Dots, dot{X: px, Y: py, Title: fmt.Sprintf("%s, %s, %s: %s of %s",
-					st.Token, labels[k], stats.DefinitionNames[d], formatShare(stats.Cell{Count: bc.Class(d, stats.ClassFull), Of: bc.Sites}), formatCount(bc.Sites))})
+					st.Token, labels[k], stats.DefinitionNames[d], formatShare(cell), formatCount(bc.Sites))})
 			}
 			ln.Points, ln.Values = strings.Join(pts, " "), strings.Join(vals, ",")
 			c.Lines = append(c.Lines, ln)
@@ -383,7 +385,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 		if r.By == stats.ByRank {
 			last = &st.Groups[len(r.Groups)-1] // all sites
 		}
-		c.Last = formatShare(stats.Cell{Count: last.Class(stats.DefVerdict, stats.ClassFull), Of: last.Sites})
+		c.Last = formatShare(fullCell(last, stats.DefVerdict))
 		charts = append(charts, c)
 	}
 	return charts, left
@@ -423,12 +425,15 @@ type segment struct {
 
 type legendItem struct{ Color, Label string }
 
-var outcomeStyles = []struct{ Key, Color, Ink, Label string }{
-	{"parsed", "#009e73", "#ffffff", "parsed (2xx)"},
-	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)"},
-	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)"},
-	{"redirect", "#e69f00", "#102a43", "redirect (3xx)"},
-	{"other", "#999999", "#ffffff", "other"},
+var outcomeStyles = []struct {
+	Key, Color, Ink, Label string
+	sites                  func(g *stats.Group) int64
+}{
+	{"parsed", "#009e73", "#ffffff", "parsed (2xx)", func(g *stats.Group) int64 { return g.Parsed }},
+	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)", func(g *stats.Group) int64 { return g.Unavailable }},
+	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)", func(g *stats.Group) int64 { return g.Unreachable }},
+	{"redirect", "#e69f00", "#102a43", "redirect (3xx)", func(g *stats.Group) int64 { return g.Redirect }},
+	{"other", "#999999", "#ffffff", "other", func(g *stats.Group) int64 { return g.Other }},
 }
 
 func newStatusChart(r *stats.Report, narrow bool) *statusChart {
@@ -460,7 +465,7 @@ func newStatusChart(r *stats.Report, narrow bool) *statusChart {
 		row.TextY = row.Y + 16
 		x := c.PlotX
 		for _, o := range outcomeStyles {
-			n := map[string]int64{"parsed": g.Parsed, "unavailable": g.Unavailable, "unreachable": g.Unreachable, "redirect": g.Redirect, "other": g.Other}[o.Key]
+			n := o.sites(&g)
 			if n == 0 || g.Sites == 0 {
 				continue
 			}
