@@ -163,11 +163,6 @@ func (s *stream) Read(p []byte) (int, error) {
 			if err := s.nextMember(); err != nil {
 				return 0, err
 			}
-			if s.pending != nil {
-				err := s.pending
-				s.pending = nil
-				return 0, err
-			}
 		}
 		n, err := s.gz.Read(p)
 		s.dpos += int64(n)
@@ -202,7 +197,9 @@ func (s *stream) broken(n int, err error) (int, error) {
 }
 
 // nextMember starts the next gzip member, skipping (and reporting once per
-// gap) anything that is not one. It returns io.EOF at the end of the input.
+// gap) anything that is not one. It returns errBreak when the member does
+// not follow on from the data before it (garbage or a broken member was
+// skipped), and io.EOF at the end of the input.
 func (s *stream) nextMember() error {
 	gap := s.gap
 	for {
@@ -243,12 +240,12 @@ func (s *stream) nextMember() error {
 		}
 		s.gz.Multistream(false)
 		s.gap = false
-		if gap {
-			s.pending = errBreak
-		}
 		s.coff = off
 		s.inMember = true
 		s.marks = append(s.marks, memberMark{s.dpos, off})
+		if gap {
+			return errBreak
+		}
 		return nil
 	}
 }

@@ -158,12 +158,8 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 // warcField returns the value of "name: value" in application/warc-fields.
 func warcField(b []byte, name string) []byte {
 	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte("\n"))
 		if i := bytes.IndexByte(line, ':'); i > 0 && equalFold(trimSpace(line[:i]), name) {
 			return trimSpace(line[i+1:])
 		}

@@ -157,7 +157,7 @@ func (b *httpBody) start() error {
 		case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && b.got > 0:
 			resp.Body.Close()
 			b.size = b.got // nothing left
-			b.body = io.NopCloser(bytes.NewReader(nil))
+			b.body = http.NoBody
 			return nil
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 			last = statusError(resp)

@@ -84,21 +84,15 @@ func parseStatusLine(line []byte, h *HTTPHeader) bool {
 	if i+3 > len(line) {
 		return false
 	}
-	s := 0
-	for _, c := range line[i : i+3] {
-		if c < '0' || c > '9' {
-			return false
-		}
-		s = s*10 + int(c-'0')
-	}
-	if s < 100 {
+	s, ok := parseDecimal(line[i : i+3])
+	if !ok || s < 100 {
 		return false
 	}
 	i += 3
 	if i < len(line) && line[i] != ' ' && line[i] != '\t' {
 		return false // "2000" is not a status
 	}
-	h.Status = s
+	h.Status = int(s)
 	h.Reason = trimSpace(line[i:])
 	return true
 }

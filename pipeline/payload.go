@@ -97,26 +97,25 @@ func (d *payloadDecoder) decode(h *HTTPHeader, p []byte, stored int64, limit int
 		}
 		src = d.br
 	}
-	if src == nil {
-		r.body = p[:min(len(p), limit)]
-		r.n = max(stored, int64(len(p)))
-		return r
+	var out []byte
+	var n int64
+	var err error
+	if src != nil {
+		out, n, err = d.inflate(src, limit)
 	}
-	out, n, err := d.inflate(src, limit)
-	if err != nil && n == 0 {
-		// Named but not really encoded (a decoded payload whose header was
-		// kept): the bytes are the body.
+	if src == nil || err != nil && n == 0 {
+		// Not encoded, or named but not really encoded (a decoded payload
+		// whose header was kept): the bytes are the body.
 		r.body = p[:min(len(p), limit)]
 		r.n = max(stored, int64(len(p)))
 		return r
 	}
 	r.body, r.n = out, n
-	if err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			r.truncated = true
-		} else if r.err == nil {
-			r.err = fmt.Errorf("%w: %s: %w", ErrEncoding, ce, err)
-		}
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		r.truncated = true
+	case err != nil && r.err == nil:
+		r.err = fmt.Errorf("%w: %s: %w", ErrEncoding, ce, err)
 	}
 	return r
 }

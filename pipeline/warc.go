@@ -340,20 +340,10 @@ func (w *WARCReader) parseHeader() bool {
 	h := &w.hdr
 	h.Raw = w.sc
 	h.ContentLength = -1
-	rest := w.sc
-	first := true
+	line, rest, _ := bytes.Cut(w.sc, []byte("\n"))
+	h.Version = trimSpace(line)
 	for len(rest) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			line, rest = rest, nil
-		}
-		if first {
-			h.Version = trimSpace(line)
-			first = false
-			continue
-		}
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		i := bytes.IndexByte(line, ':')
 		if i <= 0 {
 			continue // folded or stray line: nothing robotstat reads is folded

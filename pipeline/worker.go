@@ -9,7 +9,7 @@ type jobKind uint8
 
 const (
 	jobWARC   jobKind = iota // block holds an HTTP response (or a resource) as stored
-	jobDirect                // fields are set; block holds the body
+	jobDirect                // fields are set; block holds the body, already cut at BodyLimit
 )
 
 // span locates a field inside job.hdr; a < 0 means absent.
@@ -161,7 +161,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 	if j.kind == jobDirect {
 		c.URL, c.Status, c.FetchTime = j.url, j.status, j.time
 		c.RobotsPath = isRobotsPath([]byte(j.url))
-		c.Body = j.block[:min(len(j.block), r.cfg.BodyLimit)]
+		c.Body = j.block // direct cut it at BodyLimit
 		c.BodyLen = j.stored
 		c.BodyTruncated = j.cut
 		r.captures.Add(1)

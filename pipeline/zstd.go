@@ -108,17 +108,14 @@ func (s *stream) readZstd(p []byte) (int, error) {
 		if err := s.nextFrame(); err != nil {
 			return 0, err
 		}
-		if s.pending != nil {
-			err := s.pending
-			s.pending = nil
-			return 0, err
-		}
 	}
 }
 
 // nextFrame reads the next frame into z.frame and starts decoding it. It
-// skips skippable frames and (reporting once per gap) garbage, and
-// returns io.EOF at the end of the input.
+// skips skippable frames and (reporting once per gap) garbage. It returns
+// errBreak when the frame does not follow on from the data before it
+// (garbage or a broken frame was skipped), and io.EOF at the end of the
+// input.
 func (s *stream) nextFrame() error {
 	z := &s.zst
 	gap := s.gap
@@ -169,27 +166,26 @@ func (s *stream) nextFrame() error {
 			}
 			continue
 		}
-		if gap {
-			s.pending = errBreak
-		}
 		s.gap = false
 		z.active = true
+		z.rd.Reset(z.frame)
 		switch st {
 		case frameWhole:
-			z.rd.Reset(z.frame)
-			return s.zd.Reset(&z.rd)
+			err = s.zd.Reset(&z.rd)
 		case frameTooBig:
 			// Too big to hold: stream the rest of the input from here.
 			z.stream = true
-			z.rd.Reset(z.frame)
-			return s.zd.Reset(io.MultiReader(&z.rd, s.br))
+			err = s.zd.Reset(io.MultiReader(&z.rd, s.br))
 		default:
 			// The input ends inside the frame: decode what there is,
 			// which reports the error after the last good block.
-			z.rd.Reset(z.frame)
 			s.done = true
-			return s.zd.Reset(&z.rd)
+			err = s.zd.Reset(&z.rd)
 		}
+		if err == nil && gap {
+			err = errBreak
+		}
+		return err
 	}
 }
 
