@@ -34,6 +34,18 @@ func TestBadInputs(t *testing.T) {
 	}
 	bigMember := gzipMember(robotsResp("b.example", string(big)))
 	lfBlock := "HTTP/1.0 301 Moved\nLocation: https://www.a.example/robots.txt\n\n"
+	// A frame whose header sets the reserved bit, small (held whole) and
+	// over maxZstdFrame compressed (decoded streaming): random bytes do
+	// not compress.
+	reserved := func(size int) []byte {
+		noise := make([]byte, size)
+		for i := range noise {
+			noise[i] = byte(rng.Uint32())
+		}
+		f := zstdBytes(robotsResp("bad.example", string(noise)))
+		f[4] |= 0x08 // frame header descriptor, reserved bit
+		return cat(zstdBytes(good("a.example")), f, zstdBytes(good("c.example")))
+	}
 
 	type want struct {
 		records, captures int64
@@ -70,6 +82,10 @@ func TestBadInputs(t *testing.T) {
 		{"zero_length_members", "x.warc.gz", cat(gzipMember(nil), gzipMember(good("a.example")), gzipMember(nil), gzipMember(nil), gzipMember(good("b.example")), gzipMember(nil)),
 			want{2, 2, nil, nil}, nil},
 		{"truncated_zstd_frame", "x.warc.zst", zstdCut,
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
+		{"zstd_reserved_bit", "x.warc.zst", reserved(1000),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
+		{"broken_streamed_zstd_frame_resyncs", "x.warc.zst", reserved(maxZstdFrame + 1<<20),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
 		{"html_error_page", "x.warc.gz", html,
 			want{0, 0, map[Class]int64{ClassContainer: 1}, ErrNotWARC}, nil},

@@ -94,10 +94,10 @@ func (s *stream) readZstd(p []byte) (int, error) {
 				}
 				continue
 			case err != nil:
-				z.active = false
-				if z.stream {
-					s.done = true
-				}
+				// A streamed frame has taken an unknown part of the input
+				// into the decoder: resync from wherever the reader is, as
+				// after any broken frame (what the decoder held is lost).
+				z.active, z.stream = false, false
 				return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 			}
 			return n, nil
