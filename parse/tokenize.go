@@ -100,9 +100,7 @@ func (p *Parser) Parse(body []byte, h Handler) {
 		num++
 		line := rest[:end]
 		if term == 0 && cutLine && start+end >= len(data) {
-			p.line = LineInfo{Num: num, Offset: start, Len: end, Flags: LineTruncated}
-			p.sum.Lines++
-			h.Line(&p.line)
+			p.finishLine(num, start, end, LineTruncated, h)
 			break
 		}
 		var flags LineFlags
