@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"unsafe"
@@ -161,14 +162,7 @@ type Rule struct {
 }
 
 // Wildcard reports that the pattern contains "*".
-func (r *Rule) Wildcard() bool {
-	for _, c := range r.Pattern {
-		if c == '*' {
-			return true
-		}
-	}
-	return false
-}
+func (r *Rule) Wildcard() bool { return bytes.IndexByte(r.Pattern, '*') >= 0 }
 
 // Anchored reports that the pattern ends in "$".
 func (r *Rule) Anchored() bool { return len(r.Pattern) > 0 && r.Pattern[len(r.Pattern)-1] == '$' }
