@@ -292,13 +292,7 @@ func (r *Robots) StarSet() SetID { return r.starSet }
 // a whole User-Agent header looks up its first token ("Mozilla"). An agent
 // of "*" gets the "*" groups. Matching is case-insensitive.
 func (r *Robots) Lookup(agent string) (SetID, Match) {
-	tok := agent
-	for i := 0; i < len(agent); i++ {
-		if !tokenClass[agent[i]] {
-			tok = agent[:i]
-			break
-		}
-	}
+	tok := agent[:len(ProductToken(stringBytes(agent)))]
 	if len(tok) > 0 && len(r.slots) > 0 {
 		h := hashToken(tok)
 		mask := uint32(len(r.slots) - 1)
