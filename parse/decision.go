@@ -104,7 +104,7 @@ func (r *Robots) DecideSet(id SetID, m Match, url string) Decision {
 		return d
 	}
 	head := pathPrefix(path)
-	rules := r.sets[id].rules.ofOrder(r.order)
+	rules := sub(r.order, r.sets[id].rules)
 	for i := range rules {
 		o := &rules[i]
 		if head&o.mask != o.prefix {
