@@ -20,6 +20,8 @@ var keyClass = func() (t [256]bool) {
 		t[c] = true
 	}
 	t['-'], t['_'], t['.'] = true, true, true
+	// Only inside the key: validKey is handed it trimmed.
+	t[' '], t['\t'] = true, true
 	return t
 }()
 
@@ -62,7 +64,7 @@ func validKey(raw []byte) bool {
 		return false
 	}
 	for _, c := range raw {
-		if !keyClass[c] && c != ' ' && c != '\t' {
+		if !keyClass[c] {
 			return false
 		}
 	}
