@@ -164,8 +164,15 @@ func ClassifyKey(e *Entry) KeyKind {
 	case KeyUserAgent, KeyAllow, KeyDisallow:
 		return KindStandard
 	}
-	if _, ok := extensions[string(e.Name)]; ok {
+	if isExtension(e.Name) {
 		return KindExtension
 	}
 	return KindUnknown
+}
+
+// isExtension reports whether a normalised key name is in extensions. The
+// string(name) conversion in the map index does not allocate.
+func isExtension(name []byte) bool {
+	_, ok := extensions[string(name)]
+	return ok
 }

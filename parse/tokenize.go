@@ -192,28 +192,23 @@ func (p *Parser) parseLine(line []byte, num, offset, longLine int, flags LineFla
 			value = trimSpace(content[i+1:])
 			if bytes.ContainsAny(value, " \t") {
 				rawKey = nil
-			} else {
-				flags |= LineMissingColon
 			}
 		}
 	}
 	if !validKey(rawKey) {
-		flags &^= LineMissingColon
-		flags |= LineInvalid
-		p.finishLine(num, offset, len(line), flags, h)
+		p.finishLine(num, offset, len(line), flags|LineInvalid, h)
 		return
 	}
 	name, folded := normaliseKey(p.keyBuf[:0], rawKey)
 	p.keyBuf = name
 	key, typo := classifyKey(name, folded)
-	if flags&LineMissingColon != 0 && key == KeyOther {
-		if _, ok := extensions[string(name)]; !ok {
+	if colon < 0 {
+		if key == KeyOther && !isExtension(name) {
 			// Two words that are not a known record: prose, not a directive.
-			flags &^= LineMissingColon
-			flags |= LineInvalid
-			p.finishLine(num, offset, len(line), flags, h)
+			p.finishLine(num, offset, len(line), flags|LineInvalid, h)
 			return
 		}
+		flags |= LineMissingColon
 	}
 	if typo {
 		flags |= LineTypo
