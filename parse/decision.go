@@ -104,8 +104,9 @@ func (r *Robots) DecideSet(id SetID, m Match, url string) Decision {
 		return d
 	}
 	head := pathPrefix(path)
-	for i := range r.sets[id].rules.ofOrder(r.order) {
-		o := &r.order[int(r.sets[id].rules.off)+i]
+	rules := sub(r.order, r.sets[id].rules)
+	for i := range rules {
+		o := &rules[i]
 		if head&o.mask != o.prefix {
 			continue
 		}

@@ -20,6 +20,8 @@ var keyClass = func() (t [256]bool) {
 		t[c] = true
 	}
 	t['-'], t['_'], t['.'] = true, true, true
+	// Only inside the key: validKey is handed it trimmed.
+	t[' '], t['\t'] = true, true
 	return t
 }()
 
@@ -62,7 +64,7 @@ func validKey(raw []byte) bool {
 		return false
 	}
 	for _, c := range raw {
-		if !keyClass[c] && c != ' ' && c != '\t' {
+		if !keyClass[c] {
 			return false
 		}
 	}
@@ -162,8 +164,15 @@ func ClassifyKey(e *Entry) KeyKind {
 	case KeyUserAgent, KeyAllow, KeyDisallow:
 		return KindStandard
 	}
-	if _, ok := extensions[string(e.Name)]; ok {
+	if isExtension(e.Name) {
 		return KindExtension
 	}
 	return KindUnknown
+}
+
+// isExtension reports whether a normalised key name is in extensions. The
+// string(name) conversion in the map index does not allocate.
+func isExtension(name []byte) bool {
+	_, ok := extensions[string(name)]
+	return ok
 }

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"errors"
+	"math"
 	"strconv"
 )
 
@@ -47,7 +48,7 @@ func (o Options) limit() int {
 	case o.Limit == 0:
 		return DefaultLimit
 	case o.Limit < 0:
-		return int(^uint(0) >> 1)
+		return math.MaxInt
 	}
 	return o.Limit
 }

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"unsafe"
@@ -50,7 +51,9 @@ type Robots struct {
 
 type span struct{ off, n int32 }
 
-func (s span) of(b []byte) []byte { return b[s.off : s.off+s.n : s.off+s.n] }
+// sub returns the part of b that s names, capped so that appending to it
+// cannot overwrite what follows.
+func sub[T any](b []T, s span) []T { return b[s.off : s.off+s.n : s.off+s.n] }
 
 type token struct {
 	span
@@ -161,14 +164,7 @@ type Rule struct {
 }
 
 // Wildcard reports that the pattern contains "*".
-func (r *Rule) Wildcard() bool {
-	for _, c := range r.Pattern {
-		if c == '*' {
-			return true
-		}
-	}
-	return false
-}
+func (r *Rule) Wildcard() bool { return bytes.IndexByte(r.Pattern, '*') >= 0 }
 
 // Anchored reports that the pattern ends in "$".
 func (r *Rule) Anchored() bool { return len(r.Pattern) > 0 && r.Pattern[len(r.Pattern)-1] == '$' }
@@ -265,7 +261,7 @@ func (r *Robots) SetGroups(id SetID) []int32 {
 	if id < 0 || int(id) >= len(r.sets) {
 		return nil
 	}
-	return r.sets[id].groups.ofInt(r.setGroups)
+	return sub(r.setGroups, r.sets[id].groups)
 }
 
 // SetRules calls fn for each rule of set id in decision order: longest
@@ -275,17 +271,11 @@ func (r *Robots) SetRules(id SetID, fn func(*Rule) bool) {
 	if id < 0 || int(id) >= len(r.sets) {
 		return
 	}
-	for _, o := range r.sets[id].rules.ofOrder(r.order) {
+	for _, o := range sub(r.order, r.sets[id].rules) {
 		if !fn(&r.rules[o.rule]) {
 			return
 		}
 	}
-}
-
-func (s span) ofInt(b []int32) []int32 { return b[s.off : s.off+s.n : s.off+s.n] }
-
-func (s span) ofOrder(b []orderedRule) []orderedRule {
-	return b[s.off : s.off+s.n : s.off+s.n]
 }
 
 // StarSet returns the set of the "*" groups, or NoSet.
@@ -298,13 +288,7 @@ func (r *Robots) StarSet() SetID { return r.starSet }
 // a whole User-Agent header looks up its first token ("Mozilla"). An agent
 // of "*" gets the "*" groups. Matching is case-insensitive.
 func (r *Robots) Lookup(agent string) (SetID, Match) {
-	tok := agent
-	for i := 0; i < len(agent); i++ {
-		if !tokenClass[agent[i]] {
-			tok = agent[:i]
-			break
-		}
-	}
+	tok := agent[:len(ProductToken(stringBytes(agent)))]
 	if len(tok) > 0 && len(r.slots) > 0 {
 		h := hashToken(tok)
 		mask := uint32(len(r.slots) - 1)
@@ -314,7 +298,7 @@ func (r *Robots) Lookup(agent string) (SetID, Match) {
 				break
 			}
 			t := &r.tokens[s-1]
-			if t.hash == h && equalFold(t.of(r.arena), tok) {
+			if t.hash == h && equalFold(sub(r.arena, t.span), tok) {
 				return t.set, MatchNamed
 			}
 		}
@@ -442,21 +426,21 @@ func (b *builder) End(s *Summary) {
 	// The arena no longer grows: turn spans into slices.
 	for i := range r.agents {
 		a := &r.agents[i]
-		a.Value = a.value.of(r.arena)
-		a.Token = a.tok.of(r.arena)
+		a.Value = sub(r.arena, a.value)
+		a.Token = sub(r.arena, a.tok)
 	}
 	for i := range r.rules {
 		ru := &r.rules[i]
-		ru.Raw = ru.raw.of(r.arena)
-		ru.Pattern = ru.pat.of(r.arena)
+		ru.Raw = sub(r.arena, ru.raw)
+		ru.Pattern = sub(r.arena, ru.pat)
 	}
 	for i := range r.groups {
 		g := &r.groups[i]
-		g.Agents = r.agents[g.agents.off : g.agents.off+g.agents.n : g.agents.off+g.agents.n]
-		g.Rules = r.rules[g.rules.off : g.rules.off+g.rules.n : g.rules.off+g.rules.n]
+		g.Agents = sub(r.agents, g.agents)
+		g.Rules = sub(r.rules, g.rules)
 	}
 	for _, sp := range r.sitemapO {
-		r.sitemaps = append(r.sitemaps, sp.of(r.arena))
+		r.sitemaps = append(r.sitemaps, sub(r.arena, sp))
 	}
 	b.index()
 }
@@ -494,7 +478,7 @@ func (b *builder) index() {
 				break
 			}
 			t := &r.tokens[s-1]
-			if t.hash == h && string(t.of(r.arena)) == string(a.Token) {
+			if t.hash == h && string(sub(r.arena, t.span)) == string(a.Token) {
 				a.tokID = s - 1
 				break
 			}
@@ -581,14 +565,14 @@ func (b *builder) index() {
 func (r *Robots) addSetRange(start int32) SetID {
 	groups := span{start, int32(len(r.setGroups)) - start}
 	ostart := len(r.order)
-	for _, g := range groups.ofInt(r.setGroups) {
+	for _, g := range sub(r.setGroups, groups) {
 		gr := &r.groups[g]
 		for i := gr.rules.off; i < gr.rules.off+gr.rules.n; i++ {
 			ru := &r.rules[i]
 			if ru.Empty {
 				continue
 			}
-			pre, mask := literalPrefix(ru.pat.of(r.arena))
+			pre, mask := literalPrefix(sub(r.arena, ru.pat))
 			r.order = append(r.order, orderedRule{length: ru.pat.n, allow: ru.Directive == Allow, rule: i, prefix: pre, mask: mask})
 		}
 	}

@@ -100,9 +100,7 @@ func (p *Parser) Parse(body []byte, h Handler) {
 		num++
 		line := rest[:end]
 		if term == 0 && cutLine && start+end >= len(data) {
-			p.line = LineInfo{Num: num, Offset: start, Len: end, Flags: LineTruncated}
-			p.sum.Lines++
-			h.Line(&p.line)
+			p.finishLine(num, start, end, LineTruncated, h)
 			break
 		}
 		var flags LineFlags
@@ -194,28 +192,23 @@ func (p *Parser) parseLine(line []byte, num, offset, longLine int, flags LineFla
 			value = trimSpace(content[i+1:])
 			if bytes.ContainsAny(value, " \t") {
 				rawKey = nil
-			} else {
-				flags |= LineMissingColon
 			}
 		}
 	}
 	if !validKey(rawKey) {
-		flags &^= LineMissingColon
-		flags |= LineInvalid
-		p.finishLine(num, offset, len(line), flags, h)
+		p.finishLine(num, offset, len(line), flags|LineInvalid, h)
 		return
 	}
 	name, folded := normaliseKey(p.keyBuf[:0], rawKey)
 	p.keyBuf = name
 	key, typo := classifyKey(name, folded)
-	if flags&LineMissingColon != 0 && key == KeyOther {
-		if _, ok := extensions[string(name)]; !ok {
+	if colon < 0 {
+		if key == KeyOther && !isExtension(name) {
 			// Two words that are not a known record: prose, not a directive.
-			flags &^= LineMissingColon
-			flags |= LineInvalid
-			p.finishLine(num, offset, len(line), flags, h)
+			p.finishLine(num, offset, len(line), flags|LineInvalid, h)
 			return
 		}
+		flags |= LineMissingColon
 	}
 	if typo {
 		flags |= LineTypo
