@@ -18,7 +18,8 @@ import (
 //
 // For the bots table a LocalWriter does not use parquet-go's row writer but
 // an encoder of its own that exploits the table's repetitiveness
-// (botsencode.go): the table's rows cost a fifth of what they did.
+// (botsencode.go): rows cost less than half of what parquet-go's writer
+// takes, and blocks of a capture's rows (WriteBots) a seventh.
 //
 // A row group is shipped when it reaches Options.RowGroupRows rows or
 // Options.RowGroupBytes buffered bytes, so the file's row groups have the
