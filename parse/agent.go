@@ -1,5 +1,7 @@
 package parse
 
+import "github.com/robotstat/robotstat/internal/ascii"
+
 // ProductToken returns the product token a user-agent value names: the
 // longest prefix of ASCII letters, "_" and "-" (RFC 9309 §2.2.1: "The
 // product token MUST contain only uppercase and lowercase letters, "_" and
@@ -19,7 +21,7 @@ func ProductToken(value []byte) []byte {
 // alone or followed by white space (as Google reads "* # all robots";
 // "*bot" is not the wildcard).
 func IsStar(value []byte) bool {
-	return len(value) > 0 && value[0] == '*' && (len(value) == 1 || isSpace(value[1]))
+	return len(value) > 0 && value[0] == '*' && (len(value) == 1 || ascii.RobotsSpace.Has(value[1]))
 }
 
 // ValidProductToken reports whether the whole value is a product token, i.e.
@@ -39,18 +41,11 @@ var tokenClass = func() (t [256]bool) {
 	return t
 }()
 
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
 // hashToken is FNV-1a over the lower-cased token.
 func hashToken[T string | []byte](s T) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(s); i++ {
-		h ^= uint32(lower(s[i]))
+		h ^= uint32(ascii.Lower(s[i]))
 		h *= 16777619
 	}
 	return h

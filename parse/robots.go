@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"unsafe"
+
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // Robots is the compiled form of one robots.txt: its groups, rules and
@@ -298,7 +300,7 @@ func (r *Robots) Lookup(agent string) (SetID, Match) {
 				break
 			}
 			t := &r.tokens[s-1]
-			if t.hash == h && equalFold(sub(r.arena, t.span), tok) {
+			if t.hash == h && ascii.EqualFold(sub(r.arena, t.span), tok) {
 				return t.set, MatchNamed
 			}
 		}
@@ -307,19 +309,6 @@ func (r *Robots) Lookup(agent string) (SetID, Match) {
 		return r.starSet, MatchStar
 	}
 	return NoSet, MatchNone
-}
-
-// equalFold compares a lower-case token with s case-insensitively.
-func equalFold(low []byte, s string) bool {
-	if len(low) != len(s) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if low[i] != lower(s[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // stringBytes views s as a byte slice without copying. The slice must never
@@ -372,7 +361,7 @@ func (b *builder) UserAgent(e *Entry) {
 		tok := ProductToken(e.Value)
 		off := len(b.arena)
 		for _, c := range tok {
-			b.arena = append(b.arena, lower(c))
+			b.arena = append(b.arena, ascii.Lower(c))
 		}
 		a.tok = span{int32(off), int32(len(tok))}
 	} else {

@@ -3,6 +3,8 @@ package parse
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // Parser tokenizes robots.txt bodies into events. A Parser may be reused for
@@ -143,17 +145,10 @@ var lineClass = func() (t [256]uint8) {
 	return t
 }()
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' }
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
+// trimSpace trims what robotstat reads as white space around keys and
+// values: space and tab (RFC 9309 §2.2 WS), and VT and FF as Google's
+// robots.cc does (Google_whitespace).
+func trimSpace(b []byte) []byte { return ascii.Trim(b, &ascii.RobotsSpace) }
 
 // parseLine handles one line. hash and colon are the positions of the first
 // "#" and of the first ":" before it (-1 when absent); flags holds

@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/robotstat/robotstat/internal/ascii"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -92,10 +93,7 @@ func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
 	}
 	low := buf[:len(tok)]
 	for i, ch := range tok {
-		if 'A' <= ch && ch <= 'Z' {
-			ch += 'a' - 'A'
-		}
-		low[i] = ch
+		low[i] = ascii.Lower(ch)
 	}
 	i, ok := c.byToken[string(low)]
 	if !ok {

@@ -1,5 +1,7 @@
 package stats
 
+import "github.com/robotstat/robotstat/internal/ascii"
+
 // Directives: one row per capture and directive key. The key is the key as
 // written, lower-cased, with runs of white space folded to one space, so
 // "User-Agent" and "user-agent" are one key while the accepted misspelling
@@ -81,15 +83,9 @@ func ParseSignals(v []byte, add func(key, value []byte)) {
 	}
 }
 
-func trimSpaceBytes(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
+// trimSpaceBytes trims RFC 9309's WS (space and tab) around a signal's
+// items, keys and values.
+func trimSpaceBytes(b []byte) []byte { return ascii.Trim(b, &ascii.WS) }
 
 // appendDirectiveKey appends the directives-table key of a raw key: ASCII
 // lower case with runs of white space folded to one space.
@@ -104,7 +100,7 @@ func appendDirectiveKey(dst, raw []byte) []byte {
 			continue
 		}
 		sp = false
-		dst = append(dst, lowerASCII(c))
+		dst = append(dst, ascii.Lower(c))
 	}
 	return dst
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"bytes"
 
+	"github.com/robotstat/robotstat/internal/ascii"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -37,7 +38,7 @@ func LooksHTML(body []byte) bool {
 	}
 	if len(b) > 1 && b[0] == '<' {
 		for _, t := range htmlTags {
-			if hasPrefixFold(b[1:], t) {
+			if ascii.HasPrefixFold(b[1:], t) {
 				rest := b[1+len(t):]
 				if t == "!--" || len(rest) == 0 || rest[0] == ' ' || rest[0] == '>' || rest[0] == '/' || rest[0] == '\t' || rest[0] == '\r' || rest[0] == '\n' {
 					return true
@@ -54,7 +55,7 @@ func LooksHTML(body []byte) bool {
 			return false
 		}
 		b = b[i+1:]
-		if hasPrefixFold(b, "html") || hasPrefixFold(b, "body") {
+		if ascii.HasPrefixFold(b, "html") || ascii.HasPrefixFold(b, "body") {
 			return true
 		}
 	}
@@ -109,25 +110,4 @@ func LineEndings(s *parse.Summary) string {
 		return schema.LineEndingsMixed
 	}
 	return style
-}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// hasPrefixFold reports whether b starts with the lower-case ASCII s,
-// ignoring case.
-func hasPrefixFold(b []byte, s string) bool {
-	if len(b) < len(s) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if lowerASCII(b[i]) != s[i] {
-			return false
-		}
-	}
-	return true
 }
