@@ -1,63 +1,10 @@
 package pipeline
 
-import "time"
+import "github.com/robotstat/robotstat/record"
 
-// Capture is one fetched robots.txt (or a response that a robots.txt fetch
-// was redirected to), as read from any source: a WARC response or resource
-// record, a JSON Lines or CSV row, a tar member or a file in a folder.
+// Capture is the type consumers receive; it lives in package record so that
+// stats need not import pipeline.
 //
-// A Capture handed to a consumer is owned by the worker that received it and
-// is reused for the next capture: Body (and only Body) aliases a per-worker
-// buffer and is valid until the consumer returns. Copy it to keep it. The
-// string fields are ordinary Go strings and may be kept.
-type Capture struct {
-	// Where the capture came from. Source is the input as named on the
-	// command line or in a manifest (a path or a URL); Offset is the byte
-	// offset of the record's first byte in that input as stored (for a
-	// compressed input, the offset of its gzip member or zstd frame when
-	// records are compressed one by one, else of the compressed stream);
-	// Index counts records (of every type) from 0 within Source.
-	Source string
-	Offset int64
-	Index  int64
-
-	// Crawl names the collection: --crawl when given, else the WARC
-	// warcinfo record's isPartOf, else empty.
-	Crawl string
-
-	// URL is the target URI as recorded (WARC-Target-URI, the dump's url
-	// field, or https://HOST/robots.txt for a folder or tar of files named
-	// by host). RobotsPath says the URL's path is exactly /robots.txt.
-	URL        string
-	RobotsPath bool
-
-	// FetchTime is WARC-Date (UTC) or the dump's time field; zero if unknown.
-	FetchTime time.Time
-	// IP is WARC-IP-Address; empty if unknown.
-	IP string
-
-	// WARC metadata, empty when the source is not a WARC or the header is
-	// absent. Truncated is the WARC-Truncated reason (length, time,
-	// disconnect, unspecified).
-	RecordID       string
-	PayloadDigest  string
-	Truncated      string
-	IdentifiedType string
-
-	// HTTP response. Status is 0 when the source has no status (a WARC
-	// resource record, a dump without a status field, a file on disk);
-	// consumers treat 0 as "content present, status unknown".
-	Status      int
-	Reason      string
-	ContentType string
-	Location    string
-
-	// Body is the decoded payload (transfer- and content-codings removed),
-	// cut at the configured parse limit. BodyLen is the payload's true
-	// decoded length, which may exceed len(Body). BodyTruncated reports that
-	// the archive itself recorded fewer bytes than the server sent
-	// (WARC-Truncated, or a body shorter than its recorded length).
-	Body          []byte
-	BodyLen       int64
-	BodyTruncated bool
-}
+// TODO(house): replace with record.Capture at every use once the
+// reliability branch has landed; the alias only keeps that merge mechanical.
+type Capture = record.Capture

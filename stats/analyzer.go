@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -146,7 +146,7 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 // Analyze appends the rows of capture c to dst. It never fails: whatever the
 // body holds is described (content never fails). c.Body is read only during
 // the call.
-func (a *Analyzer) Analyze(c *pipeline.Capture, dst *Rows) {
+func (a *Analyzer) Analyze(c *record.Capture, dst *Rows) {
 	site := ParseSite(c.URL)
 	key := schema.Key{
 		CaptureID: schema.CaptureID(c.RecordID, c.Source, c.Offset),
@@ -213,7 +213,7 @@ func (a *Analyzer) Analyze(c *pipeline.Capture, dst *Rows) {
 // sniffed is what LooksHTML and LooksBinary say of a capture's body.
 type sniffed struct{ html, binary bool }
 
-func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, outcome parse.Outcome, sn sniffed, dst *Rows) {
+func (a *Analyzer) captureRow(c *record.Capture, key schema.Key, site Site, outcome parse.Outcome, sn sniffed, dst *Rows) {
 	r := &a.robots
 	info, sum := r.Info()
 	col := &a.col
@@ -298,7 +298,7 @@ func (a *Analyzer) captureRow(c *pipeline.Capture, key schema.Key, site Site, ou
 // digest is WARC-Payload-Digest when recorded, else the SHA-1 of the body
 // as received, in the same "sha1:BASE32" form, so the two can be compared
 // and deduplicated across crawls.
-func (a *Analyzer) digest(c *pipeline.Capture) string {
+func (a *Analyzer) digest(c *record.Capture) string {
 	if c.PayloadDigest != "" {
 		return c.PayloadDigest
 	}

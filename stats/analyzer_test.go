@@ -8,19 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
 
-func captureOf(body []byte, status int) *pipeline.Capture {
-	return &pipeline.Capture{
+func captureOf(body []byte, status int) *record.Capture {
+	return &record.Capture{
 		Source: "/data/CC-MAIN-x.warc.gz", Offset: 1234, Index: 7, Crawl: "CC-MAIN-2025-08",
 		URL: "https://www.example.com/robots.txt", RobotsPath: true,
 		Status: status, Body: body, BodyLen: int64(len(body)),
 	}
 }
 
-func analyze(t testing.TB, o Options, c *pipeline.Capture) *Rows {
+func analyze(t testing.TB, o Options, c *record.Capture) *Rows {
 	t.Helper()
 	a, err := NewAnalyzer(o)
 	if err != nil {
@@ -76,10 +76,10 @@ func TestCaptureRowCases(t *testing.T) {
 	big := strings.Repeat("Disallow: /x\n", 10)
 	tests := []struct {
 		name  string
-		setup func(c *pipeline.Capture, o *Options)
+		setup func(c *record.Capture, o *Options)
 		check func(t *testing.T, c schema.CaptureRow)
 	}{
-		{"RFC9309_2_3_1_3_404_unavailable", func(c *pipeline.Capture, o *Options) {
+		{"RFC9309_2_3_1_3_404_unavailable", func(c *record.Capture, o *Options) {
 			c.Status = 404
 			c.Body = []byte("<html><body>Not found</body></html>")
 		},
@@ -88,73 +88,73 @@ func TestCaptureRowCases(t *testing.T) {
 					t.Errorf("%+v", c)
 				}
 			}},
-		{"RFC9309_2_3_1_4_503_unreachable", func(c *pipeline.Capture, o *Options) { c.Status = 503 },
+		{"RFC9309_2_3_1_4_503_unreachable", func(c *record.Capture, o *Options) { c.Status = 503 },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Outcome != "unreachable" || c.StatusClass != "defer_visits" || c.StarDisallowsRoot {
 					t.Errorf("%q %q", c.Outcome, c.StatusClass)
 				}
 			}},
-		{"RFC9309_2_3_1_2_301_redirect", func(c *pipeline.Capture, o *Options) { c.Status = 301; c.Location = "/new/robots.txt" },
+		{"RFC9309_2_3_1_2_301_redirect", func(c *record.Capture, o *Options) { c.Status = 301; c.Location = "/new/robots.txt" },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Outcome != "redirect" || c.StatusClass != "redirect" || c.RedirectTarget != "https://www.example.com/new/robots.txt" {
 					t.Errorf("%q %q %q", c.Outcome, c.StatusClass, c.RedirectTarget)
 				}
 			}},
-		{"status_429_rfc", func(c *pipeline.Capture, o *Options) { c.Status = 429 },
+		{"status_429_rfc", func(c *record.Capture, o *Options) { c.Status = 429 },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Outcome != "unavailable" || c.StatusClass != "defer_visits" {
 					t.Errorf("%q %q", c.Outcome, c.StatusClass)
 				}
 			}},
-		{"Google_429_option", func(c *pipeline.Capture, o *Options) { c.Status = 429; o.TooManyRequestsUnreachable = true },
+		{"Google_429_option", func(c *record.Capture, o *Options) { c.Status = 429; o.TooManyRequestsUnreachable = true },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Outcome != "unreachable" {
 					t.Errorf("%q", c.Outcome)
 				}
 			}},
-		{"status_0_file", func(c *pipeline.Capture, o *Options) { c.Status = 0 },
+		{"status_0_file", func(c *record.Capture, o *Options) { c.Status = 0 },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Outcome != "parsed" || c.StatusClass != "other" || c.HTTPStatus != 0 || c.Lines != 2 {
 					t.Errorf("%q %q %d", c.Outcome, c.StatusClass, c.Lines)
 				}
 			}},
-		{"bom_crlf", func(c *pipeline.Capture, o *Options) { c.Body = []byte("\xEF\xBB\xBFUser-agent: *\r\nDisallow: /\r\n") },
+		{"bom_crlf", func(c *record.Capture, o *Options) { c.Body = []byte("\xEF\xBB\xBFUser-agent: *\r\nDisallow: /\r\n") },
 			func(t *testing.T, c schema.CaptureRow) {
 				if !c.BOM || c.LineEndings != "crlf" || !c.StarDisallowsRoot || c.Groups != 1 {
 					t.Errorf("bom %v endings %q star %v", c.BOM, c.LineEndings, c.StarDisallowsRoot)
 				}
 			}},
-		{"cr_only", func(c *pipeline.Capture, o *Options) { c.Body = []byte("User-agent: *\rDisallow: /\r") },
+		{"cr_only", func(c *record.Capture, o *Options) { c.Body = []byte("User-agent: *\rDisallow: /\r") },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.LineEndings != "cr" || c.Lines != 2 || !c.StarDisallowsRoot {
 					t.Errorf("%q %d", c.LineEndings, c.Lines)
 				}
 			}},
-		{"mixed", func(c *pipeline.Capture, o *Options) { c.Body = []byte("User-agent: *\r\nDisallow: /\nAllow: /x\r") },
+		{"mixed", func(c *record.Capture, o *Options) { c.Body = []byte("User-agent: *\r\nDisallow: /\nAllow: /x\r") },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.LineEndings != "mixed" {
 					t.Errorf("%q", c.LineEndings)
 				}
 			}},
-		{"single_line_none", func(c *pipeline.Capture, o *Options) { c.Body = []byte("User-agent: *") },
+		{"single_line_none", func(c *record.Capture, o *Options) { c.Body = []byte("User-agent: *") },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.LineEndings != "none" || c.Lines != 1 {
 					t.Errorf("%q", c.LineEndings)
 				}
 			}},
-		{"binary", func(c *pipeline.Capture, o *Options) { c.Body = []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03") },
+		{"binary", func(c *record.Capture, o *Options) { c.Body = []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03") },
 			func(t *testing.T, c schema.CaptureRow) {
 				if !c.LooksBinary || c.LooksHTML {
 					t.Errorf("binary %v html %v", c.LooksBinary, c.LooksHTML)
 				}
 			}},
-		{"over_500kib", func(c *pipeline.Capture, o *Options) { c.Body = []byte(big); c.BodyLen = 600000 },
+		{"over_500kib", func(c *record.Capture, o *Options) { c.Body = []byte(big); c.BodyLen = 600000 },
 			func(t *testing.T, c schema.CaptureRow) {
 				if !c.Over500KiB || c.BodyBytes != 600000 || c.ParsedBytes != int64(len(big)) {
 					t.Errorf("over %v bytes %d parsed %d", c.Over500KiB, c.BodyBytes, c.ParsedBytes)
 				}
 			}},
-		{"payload_digest_and_record_id", func(c *pipeline.Capture, o *Options) {
+		{"payload_digest_and_record_id", func(c *record.Capture, o *Options) {
 			c.PayloadDigest = "sha1:AAAA"
 			c.RecordID = "<urn:uuid:0f0e>"
 		},
@@ -163,19 +163,19 @@ func TestCaptureRowCases(t *testing.T) {
 					t.Errorf("%q %q %q", c.BodyDigest, c.WARCRecordID, c.CaptureID)
 				}
 			}},
-		{"idn_host_port", func(c *pipeline.Capture, o *Options) { c.URL = "http://Bücher.DE:8080/robots.txt" },
+		{"idn_host_port", func(c *record.Capture, o *Options) { c.URL = "http://Bücher.DE:8080/robots.txt" },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Host != "xn--bcher-kva.de" || c.Port != 8080 || c.RegisteredDomain != "xn--bcher-kva.de" || c.Scheme != "http" {
 					t.Errorf("%q %d %q", c.Host, c.Port, c.RegisteredDomain)
 				}
 			}},
-		{"ip_host", func(c *pipeline.Capture, o *Options) { c.URL = "http://192.0.2.1/robots.txt" },
+		{"ip_host", func(c *record.Capture, o *Options) { c.URL = "http://192.0.2.1/robots.txt" },
 			func(t *testing.T, c schema.CaptureRow) {
 				if c.Host != "192.0.2.1" || c.RegisteredDomain != "" || c.Port != 80 {
 					t.Errorf("%q %q", c.Host, c.RegisteredDomain)
 				}
 			}},
-		{"rank_by_registered_domain", func(c *pipeline.Capture, o *Options) {
+		{"rank_by_registered_domain", func(c *record.Capture, o *Options) {
 			o.Ranks, _ = ReadRanks(strings.NewReader("1,google.com\n2,example.com\n"))
 		},
 			func(t *testing.T, c schema.CaptureRow) {
@@ -183,7 +183,7 @@ func TestCaptureRowCases(t *testing.T) {
 					t.Errorf("rank %d", c.Rank)
 				}
 			}},
-		{"fetch_time_utc", func(c *pipeline.Capture, o *Options) {
+		{"fetch_time_utc", func(c *record.Capture, o *Options) {
 			c.FetchTime = time.Date(2025, 2, 3, 4, 5, 6, 0, time.FixedZone("x", 3600))
 		},
 			func(t *testing.T, c schema.CaptureRow) {

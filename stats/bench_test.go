@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -100,12 +100,12 @@ func TestAnalyzerAllocs(t *testing.T) {
 // capture, which other load on a shared machine does not inflate.
 func BenchmarkAnalyzeWrite(b *testing.B) {
 	files := corpusFiles(b)
-	var caps []*pipeline.Capture
+	var caps []*record.Capture
 	var size int64
 	add := func(body []byte, status int) {
 		i := len(caps)
 		host := "www.site" + strconv.Itoa(i) + ".example"
-		caps = append(caps, &pipeline.Capture{
+		caps = append(caps, &record.Capture{
 			Source: "/data/CC-MAIN-x.warc.gz", Offset: int64(i) * 2048, Crawl: "CC-MAIN-2025-08",
 			RecordID: "<urn:uuid:" + strconv.Itoa(1e9+i) + ">",
 			URL:      "https://" + host + "/robots.txt", RobotsPath: true,

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/robotstat/robotstat/parse"
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -73,7 +73,7 @@ func TestCorpusInvariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &pipeline.Capture{Source: f, URL: "https://" + strings.TrimSuffix(filepath.Base(f), "-robots.txt") + "/robots.txt", Status: 200, Body: body, BodyLen: int64(len(body))}
+		c := &record.Capture{Source: f, URL: "https://" + strings.TrimSuffix(filepath.Base(f), "-robots.txt") + "/robots.txt", Status: 200, Body: body, BodyLen: int64(len(body))}
 		rows.Reset()
 		a.Analyze(c, &rows)
 		cr := rows.Captures[0]

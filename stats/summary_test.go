@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -35,7 +35,7 @@ func analyzeSites(t testing.TB, crawl string, sites []site) *Rows {
 		if path == "" {
 			path = "/robots.txt"
 		}
-		c := &pipeline.Capture{
+		c := &record.Capture{
 			Source: "fixture.warc.gz", Offset: int64(i) * 1000, Crawl: crawl,
 			URL: "https://" + s.host + path, RobotsPath: path == "/robots.txt",
 			Status: s.status, Body: []byte(s.body), BodyLen: int64(len(s.body)),
