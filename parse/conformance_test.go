@@ -321,16 +321,15 @@ func TestGroupingGoogle(t *testing.T) {
 		{"rules_after_other_record_stay", "User-agent: a\nCrawl-delay: 5\nDisallow: /\n", "a", "/x", false, false},
 		{"sitemap_inside_rules", "User-agent: a\nDisallow: /x\nSitemap: s\nDisallow: /y\n", "a", "/y", false, false},
 	}
-	p := NewParser(Options{})
+	rfc, google := NewParser(Options{}), NewParser(Options{Grouping: GroupingGoogle})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var r Robots
-			p.Compile([]byte(c.robots), &r)
+			rfc.Compile([]byte(c.robots), &r)
 			if got := r.Decide(c.agent, c.url).Allowed; got != c.rfc {
 				t.Errorf("GroupingRFC: %v, want %v", got, c.rfc)
 			}
-			r.Grouping = GroupingGoogle
-			p.Compile([]byte(c.robots), &r)
+			google.Compile([]byte(c.robots), &r)
 			if got := r.Decide(c.agent, c.url).Allowed; got != c.google {
 				t.Errorf("GroupingGoogle: %v, want %v", got, c.google)
 			}

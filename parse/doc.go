@@ -82,7 +82,7 @@
 //     ends a run of user-agent lines at a sitemap or any unknown record, so
 //     "User-agent: bingbot / Crawl-delay: 30 / User-agent: x / Disallow: /"
 //     leaves bingbot unrestricted there, while RFC 9309 makes bingbot and x
-//     one group (disallowed). We follow the RFC by default; Robots.Grouping =
+//     one group (disallowed). We follow the RFC by default; Options.Grouping =
 //     GroupingGoogle reproduces Google for sensitivity analyses.
 //   - Deviation_key_prefix (§2.2): Google reads any key that starts with a
 //     known key as that key ("Disallowed: /x" disallows /x). We match keys

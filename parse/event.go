@@ -96,6 +96,12 @@ type Entry struct {
 	// first byte in the body passed to Parse (a BOM counts).
 	Line   int
 	Offset int
+	// Group is the index of the group the record belongs to (RFC 9309
+	// §2.1; for a user-agent line, the group it opens or joins), counted
+	// from 0 in file order, and -1 before the first user-agent line, where
+	// allow and disallow belong to no group. Options.Grouping decides where
+	// groups end; every handler of one Parse sees the same numbering.
+	Group int
 	// Flags are the flags of the line so far (LineTypo, LineMissingColon,
 	// LineTooLong, LineInvalidUTF8, LineControl, LineComment). The complete
 	// set arrives with the Line event for the same line.

@@ -25,6 +25,9 @@ type Options struct {
 	// LongLine is the line length above which LineTooLong is set; 0 means
 	// DefaultLongLine.
 	LongLine int
+	// Grouping says whether sitemap and other non-rule records end a run of
+	// user-agent lines; it decides Entry.Group for every handler alike.
+	Grouping Grouping
 }
 
 // ErrLimitTooSmall is returned by Validate for a positive limit below the
@@ -36,6 +39,9 @@ var ErrLimitTooSmall = errors.New("parse limit below the RFC 9309 minimum of 500
 func (o Options) Validate() error {
 	if o.Limit > 0 && o.Limit < DefaultLimit {
 		return ErrLimitTooSmall
+	}
+	if o.Grouping > GroupingGoogle {
+		return errors.New("parse: unknown Grouping " + strconv.Itoa(int(o.Grouping)))
 	}
 	if o.LongLine < 0 {
 		return errors.New("parse: negative LongLine " + strconv.Itoa(o.LongLine))
@@ -59,3 +65,22 @@ func (o Options) longLine() int {
 	}
 	return o.LongLine
 }
+
+// Grouping chooses how records other than user-agent, allow and disallow
+// affect group boundaries.
+type Grouping uint8
+
+const (
+	// GroupingRFC (the default) follows RFC 9309 §2.2.4: "Parsing of other
+	// records MUST NOT interfere with the parsing of explicitly defined
+	// records ... a Sitemaps record MUST NOT terminate a group." Sitemap,
+	// Crawl-delay and every other record are transparent: user-agent lines
+	// on either side of them form one group.
+	GroupingRFC Grouping = iota
+	// GroupingGoogle reproduces Google's reference parser, which ends a run
+	// of user-agent lines at any sitemap or unknown record, so that in
+	// "User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /" agent a
+	// has a group of its own with no rules (Deviation_other_record_ends_run).
+	// It exists to measure how much a result depends on that reading.
+	GroupingGoogle
+)

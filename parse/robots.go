@@ -20,10 +20,6 @@ import (
 // methods (Decide, Lookup, Groups, ...) are safe for concurrent use; building
 // is not.
 type Robots struct {
-	// Grouping says whether sitemap and other non-rule records end a run of
-	// user-agent lines. It is configuration: it survives rebuilding.
-	Grouping Grouping
-
 	groups   []Group
 	rules    []Rule
 	agents   []Agent
@@ -47,8 +43,7 @@ type Robots struct {
 	starSet   SetID
 
 	// build state
-	inAgents bool
-	scratch  []int32
+	scratch []int32
 }
 
 type span struct{ off, n int32 }
@@ -199,25 +194,6 @@ func (m Match) String() string {
 	return "none"
 }
 
-// Grouping chooses how records other than user-agent, allow and disallow
-// affect group boundaries.
-type Grouping uint8
-
-const (
-	// GroupingRFC (the default) follows RFC 9309 §2.2.4: "Parsing of other
-	// records MUST NOT interfere with the parsing of explicitly defined
-	// records ... a Sitemaps record MUST NOT terminate a group." Sitemap,
-	// Crawl-delay and every other record are transparent: user-agent lines
-	// on either side of them form one group.
-	GroupingRFC Grouping = iota
-	// GroupingGoogle reproduces Google's reference parser, which ends a run
-	// of user-agent lines at any sitemap or unknown record, so that in
-	// "User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /" agent a
-	// has a group of its own with no rules (Deviation_other_record_ends_run).
-	// It exists to measure how much a result depends on that reading.
-	GroupingGoogle
-)
-
 // Handler returns the Handler that builds r from parse events. Building
 // starts at Start (which resets r) and finishes at End.
 func (r *Robots) Handler() Handler { return (*builder)(r) }
@@ -334,7 +310,6 @@ func (b *builder) Start(f *FileInfo) {
 	r.order = r.order[:0]
 	r.starSet = NoSet
 	r.outcome = OutcomeParsed
-	r.inAgents = false
 	r.info = *f
 	r.sum = Summary{}
 }
@@ -346,15 +321,13 @@ func (b *builder) store(v []byte) span {
 }
 
 func (b *builder) UserAgent(e *Entry) {
-	// RFC 9309 §2.2.1: a user-agent line after a rule starts a new group;
-	// consecutive user-agent lines (blank lines and other records between
-	// them do not count, §2.2.4) share one group.
-	if !b.inAgents {
+	// The Parser numbers the groups (Entry.Group): a user-agent line with
+	// the next number starts one.
+	if e.Group >= len(b.groups) {
 		b.groups = append(b.groups, Group{Index: len(b.groups), Line: e.Line,
 			agents: span{int32(len(b.agents)), 0}, rules: span{int32(len(b.rules)), 0}})
-		b.inAgents = true
 	}
-	g := &b.groups[len(b.groups)-1]
+	g := &b.groups[e.Group]
 	a := Agent{Line: e.Line, Group: g.Index, Star: IsStar(e.Value)}
 	a.value = b.store(e.Value)
 	if !a.Star {
@@ -372,11 +345,10 @@ func (b *builder) UserAgent(e *Entry) {
 }
 
 func (b *builder) rule(e *Entry, d Directive) {
-	if len(b.groups) == 0 {
+	if e.Group < 0 {
 		return // RFC 9309 §2.2.1: rules outside a group are ignored.
 	}
-	b.inAgents = false
-	g := &b.groups[len(b.groups)-1]
+	g := &b.groups[e.Group]
 	ru := Rule{Directive: d, Line: e.Line, Group: g.Index, Empty: len(e.Value) == 0}
 	ru.raw = b.store(e.Value)
 	if needsNormalising(e.Value, true) {
@@ -395,18 +367,9 @@ func (b *builder) Disallow(e *Entry) { b.rule(e, Disallow) }
 
 func (b *builder) Sitemap(e *Entry) {
 	b.sitemapO = append(b.sitemapO, b.store(e.Value))
-	b.other()
 }
 
-func (b *builder) Other(*Entry) { b.other() }
-
-// other applies the Grouping choice to a record that is not user-agent,
-// allow or disallow.
-func (b *builder) other() {
-	if b.Grouping == GroupingGoogle {
-		b.inAgents = false
-	}
-}
+func (b *builder) Other(*Entry)   {}
 func (b *builder) Line(*LineInfo) {}
 
 func (b *builder) End(s *Summary) {

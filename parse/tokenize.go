@@ -18,7 +18,11 @@ type Parser struct {
 	info   FileInfo
 	sum    Summary
 	keyBuf []byte
-	seenUA bool
+	// group is the index of the current group, -1 before the first
+	// user-agent line; inAgents says the last record that counts for
+	// grouping was a user-agent line.
+	group    int
+	inAgents bool
 }
 
 // NewParser returns a Parser with the given options (see Options.Validate).
@@ -35,7 +39,7 @@ func (p *Parser) Parse(body []byte, h Handler) {
 	limit := p.opts.limit()
 	longLine := p.opts.longLine()
 	p.sum = Summary{}
-	p.seenUA = false
+	p.group, p.inAgents = -1, false
 	p.info = FileInfo{Size: len(body), Parsed: len(body)}
 	data := body
 	cutLine := false
@@ -211,19 +215,32 @@ func (p *Parser) parseLine(line []byte, num, offset, longLine int, flags LineFla
 		p.keyBuf = name
 	}
 	flags |= LineDirective
+	// Groups (RFC 9309 §2.1, §2.2.1): a user-agent line after anything but
+	// a user-agent line starts a new group, so consecutive (stacked)
+	// user-agent lines share one; blank lines and comments do not count.
+	// Other records do not end the run either (§2.2.4: "a Sitemaps record
+	// MUST NOT terminate a group"), except under GroupingGoogle.
 	switch key {
 	case KeyUserAgent:
-		p.seenUA = true
+		if !p.inAgents {
+			p.group++
+			p.inAgents = true
+		}
 	case KeyAllow, KeyDisallow:
-		if !p.seenUA {
+		if p.group < 0 {
 			flags |= LineBeforeGroup
 		}
+		p.inAgents = false
 		if len(value) > 0 && value[0] != '/' && value[0] != '*' {
 			flags |= LineBadPattern
 		}
+	default:
+		if p.opts.Grouping == GroupingGoogle {
+			p.inAgents = false
+		}
 	}
 	e := &p.entry
-	*e = Entry{Key: key, Name: name, RawKey: rawKey, Value: value, Line: num, Offset: offset, Flags: flags}
+	*e = Entry{Key: key, Name: name, RawKey: rawKey, Value: value, Line: num, Offset: offset, Flags: flags, Group: p.group}
 	switch key {
 	case KeyUserAgent:
 		h.UserAgent(e)

@@ -52,6 +52,30 @@ type BotRow struct {
 	// empty disallow or "allow: /", allow-part otherwise, the * group as
 	// fallback; unknown as for verdict.
 	CCClass string `parquet:"cc_class,dict"`
+
+	// The fields are those of BotIdent then BotVerdict, spelled out rather
+	// than embedded: parquet-go v0.32 reads a NULL optional column of an
+	// embedded struct back as a non-nil pointer (root_allowed of a redirect
+	// came back false), while a flat field reads back nil. Ident, Verdicts
+	// and NewBotRow convert.
+}
+
+// NewBotRow returns the row of bot id with verdicts v on capture k.
+func NewBotRow(k Key, id BotIdent, v BotVerdict) BotRow {
+	return BotRow{Key: k, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
+		Matched: v.Matched, RootAllowed: v.RootAllowed, Verdict: v.Verdict,
+		Somesite: v.Somesite, CIC: v.CIC, CCClass: v.CCClass}
+}
+
+// Ident returns the row's bot.
+func (r *BotRow) Ident() BotIdent {
+	return BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category}
+}
+
+// Verdicts returns the row's verdicts.
+func (r *BotRow) Verdicts() BotVerdict {
+	return BotVerdict{Matched: r.Matched, RootAllowed: r.RootAllowed, Verdict: r.Verdict,
+		Somesite: r.Somesite, CIC: r.CIC, CCClass: r.CCClass}
 }
 
 // Values of bots.matched.

@@ -1,6 +1,9 @@
 package schema
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // BotsBlock is the bots rows of one capture in compact form. Row i is
 //
@@ -15,11 +18,10 @@ import "fmt"
 // builds them for callers that want rows.
 type BotsBlock struct {
 	Key Key
-	// Bots lists the catalog: one entry per row. Callers pass the same
-	// slice for every capture; the encoder reuses the dictionary ids of an
-	// entry whose strings are the very same (same address) as the previous
-	// block's at that position.
-	Bots []BotIdent
+	// Bots lists the catalog: one entry per row. Callers make it once
+	// (NewBotList) and give every capture's block the same list, whose
+	// dictionary ids the encoder then looks up once per row group.
+	Bots *BotList
 	// Verdicts are the distinct verdict tuples of the rows.
 	Verdicts []BotVerdict
 	// Index gives each row's tuple: Verdicts[Index[i]] for row i;
@@ -27,13 +29,48 @@ type BotsBlock struct {
 	Index []int32
 }
 
-// BotIdent is the catalog part of a bots row.
+// BotIdent is the catalog part of a bots row (BotRow's columns of the
+// same names).
 type BotIdent struct {
 	Bot, Operator, Category string
 }
 
-// BotVerdict is the verdict part of a bots row: its fields are BotRow's
-// fields of the same names.
+// BotList is the catalog part of a capture's bots rows, shared by the blocks
+// of every capture that lists the same bots. It is immutable (NewBotList
+// copies), so an encoder may keep what it derived from a list for as long as
+// it sees the same list; that is what makes sharing one list cheap, and why
+// blocks hold a *BotList rather than a slice the caller could change.
+//
+// A BotList is safe for concurrent use.
+type BotList struct{ idents []BotIdent }
+
+// NewBotList returns a list of copies of idents, strings included, so that
+// nothing the caller does to its memory later changes the list.
+func NewBotList(idents []BotIdent) *BotList {
+	l := &BotList{idents: make([]BotIdent, len(idents))}
+	for i, id := range idents {
+		l.idents[i] = BotIdent{Bot: strings.Clone(id.Bot), Operator: strings.Clone(id.Operator), Category: strings.Clone(id.Category)}
+	}
+	return l
+}
+
+// Len returns the number of bots; a nil list has none.
+func (l *BotList) Len() int {
+	if l == nil {
+		return 0
+	}
+	return len(l.idents)
+}
+
+// At returns bot i.
+func (l *BotList) At(i int) BotIdent { return l.idents[i] }
+
+// BotVerdict is the verdict part of a bots row, and the one type in which
+// robotstat passes a bot's verdicts around: what the stats package decides
+// for a group set, what a block holds once per distinct tuple, what a
+// BotRow's Verdicts returns. Its fields are BotRow's of the same names
+// (documented there); RootAllowed is nil exactly when the verdicts are
+// unknown (a redirect robotstat could not follow).
 type BotVerdict struct {
 	Matched     string
 	RootAllowed *bool
@@ -43,26 +80,24 @@ type BotVerdict struct {
 	CCClass     string
 }
 
+// Known reports whether the verdicts are known (RootAllowed is set).
+func (v *BotVerdict) Known() bool { return v.RootAllowed != nil }
+
 // Rows returns how many rows the block stands for.
-func (b *BotsBlock) Rows() int { return len(b.Bots) }
+func (b *BotsBlock) Rows() int { return b.Bots.Len() }
 
 // AppendRows appends the block's rows to dst.
 func (b *BotsBlock) AppendRows(dst []BotRow) []BotRow {
-	for i, id := range b.Bots {
-		v := &b.Verdicts[b.Index[i]]
-		dst = append(dst, BotRow{
-			Key: b.Key, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
-			Matched: v.Matched, RootAllowed: v.RootAllowed, Verdict: v.Verdict,
-			Somesite: v.Somesite, CIC: v.CIC, CCClass: v.CCClass,
-		})
+	for i, k := range b.Index {
+		dst = append(dst, NewBotRow(b.Key, b.Bots.At(i), b.Verdicts[k]))
 	}
 	return dst
 }
 
 // check reports a block whose Index does not fit its Bots and Verdicts.
 func (b *BotsBlock) check() error {
-	if len(b.Index) != len(b.Bots) {
-		return fmt.Errorf("schema: bots block of capture %s has %d bots and %d indexes", b.Key.CaptureID, len(b.Bots), len(b.Index))
+	if len(b.Index) != b.Bots.Len() {
+		return fmt.Errorf("schema: bots block of capture %s has %d bots and %d indexes", b.Key.CaptureID, b.Bots.Len(), len(b.Index))
 	}
 	for _, k := range b.Index {
 		if k < 0 || int(k) >= len(b.Verdicts) {

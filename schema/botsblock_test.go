@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,18 +35,19 @@ func TestWriteBots(t *testing.T) {
 		}
 		vocab := []string{"", "named", "star", "none", "full", "partial", "ünïcödé", strings.Repeat("x", 300)}
 		pick := func() string { return vocab[r.IntN(len(vocab))] }
+		renamed := slices.Clone(catalog)
+		renamed[r.IntN(len(renamed))].Bot = "renamed"
+		full, short, other := schema.NewBotList(catalog), schema.NewBotList(catalog[:1+r.IntN(len(catalog)-1)]), schema.NewBotList(renamed)
 		blocks := make([]schema.BotsBlock, n)
 		for i := range blocks {
-			bots := catalog
+			bots := full
 			switch r.IntN(10) {
 			case 0: // a shorter catalog
-				bots = catalog[:r.IntN(len(catalog))]
-			case 1: // the same tokens at other addresses, one renamed
-				bots = make([]schema.BotIdent, len(catalog))
-				for j, b := range catalog {
-					bots[j] = schema.BotIdent{Bot: strings.Clone(b.Bot), Operator: strings.Clone(b.Operator), Category: b.Category}
-				}
-				bots[r.IntN(len(bots))].Bot = "renamed"
+				bots = short
+			case 1: // the same length, one token renamed
+				bots = other
+			case 2: // a list of its own, equal to the full one
+				bots = schema.NewBotList(catalog)
 			}
 			verdicts := make([]schema.BotVerdict, 1+r.IntN(5))
 			for k := range verdicts {
@@ -57,7 +59,7 @@ func TestWriteBots(t *testing.T) {
 					verdicts[k].RootAllowed = &lie
 				}
 			}
-			index := make([]int32, len(bots))
+			index := make([]int32, bots.Len())
 			for j := range index {
 				index[j] = int32(r.IntN(len(verdicts)))
 			}
@@ -91,7 +93,7 @@ func TestWriteBots(t *testing.T) {
 			asRows := create(t, o)
 			o.Dir = filepath.Join(t.TempDir(), "blocks")
 			asBlocks := create(t, o)
-			lr, lb := asRows.Bots().Local(), asBlocks.Bots().Local()
+			lr, lb := schema.WriterOf[schema.BotRow](asRows).Local(), schema.WriterOf[schema.BotRow](asBlocks).Local()
 			var want []schema.BotRow
 			buf := make([]byte, 0, 1<<22)
 			for blocks := tt.blocks; len(blocks) > 0; {
@@ -105,11 +107,6 @@ func TestWriteBots(t *testing.T) {
 					b.Key.CaptureID = alias(&buf, b.Key.CaptureID)
 					b.Key.URL = alias(&buf, b.Key.URL)
 					b.Key.Host = alias(&buf, b.Key.Host)
-					bots := make([]schema.BotIdent, len(b.Bots))
-					for j, id := range b.Bots {
-						bots[j] = schema.BotIdent{Bot: alias(&buf, id.Bot), Operator: alias(&buf, id.Operator), Category: alias(&buf, id.Category)}
-					}
-					b.Bots = bots
 					batch[i] = b
 				}
 				if err := lr.Write(rows); err != nil {
@@ -167,11 +164,11 @@ func TestWriteBots(t *testing.T) {
 // dataset with an error that names the capture.
 func TestWriteBotsBadBlock(t *testing.T) {
 	for _, b := range []schema.BotsBlock{
-		{Key: schema.Key{CaptureID: "short"}, Bots: make([]schema.BotIdent, 2), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{0}},
-		{Key: schema.Key{CaptureID: "outside"}, Bots: make([]schema.BotIdent, 1), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{1}},
+		{Key: schema.Key{CaptureID: "short"}, Bots: schema.NewBotList(make([]schema.BotIdent, 2)), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{0}},
+		{Key: schema.Key{CaptureID: "outside"}, Bots: schema.NewBotList(make([]schema.BotIdent, 1)), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{1}},
 	} {
 		ds := create(t, schema.Options{Tables: []schema.TableName{schema.Bots}})
-		err := schema.WriteBots(ds.Bots().Local(), []schema.BotsBlock{b})
+		err := schema.WriteBots(schema.WriterOf[schema.BotRow](ds).Local(), []schema.BotsBlock{b})
 		if err == nil || !strings.Contains(err.Error(), b.Key.CaptureID) {
 			t.Errorf("block %s: error %v", b.Key.CaptureID, err)
 		}
@@ -188,14 +185,14 @@ func TestWriteBotsBadBlock(t *testing.T) {
 // the old bytes.
 func TestWriteBotsReusedCatalogMemory(t *testing.T) {
 	ds := create(t, schema.Options{Tables: []schema.TableName{schema.Bots}})
-	l := ds.Bots().Local()
+	l := schema.WriterOf[schema.BotRow](ds).Local()
 	buf := make([]byte, 0, 16)
 	ops := []string{"aaa", "bbb", "ccc"}
 	for i, op := range ops {
 		buf = buf[:0]
 		b := schema.BotsBlock{
 			Key:      schema.Key{CaptureID: fmt.Sprint(i)},
-			Bots:     []schema.BotIdent{{Bot: "bot", Operator: alias(&buf, op)}},
+			Bots:     schema.NewBotList([]schema.BotIdent{{Bot: "bot", Operator: alias(&buf, op)}}),
 			Verdicts: []schema.BotVerdict{{Verdict: schema.VerdictNone}}, Index: []int32{0},
 		}
 		if err := schema.WriteBots(l, []schema.BotsBlock{b}); err != nil {

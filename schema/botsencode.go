@@ -26,10 +26,12 @@ import (
 // bots table 40% of an analyze run's CPU. Those rows are extremely
 // repetitive (the four key columns repeat for 101 rows, bot, operator and
 // category cycle through the catalog, the verdicts mostly repeat), so here
-// each value is first compared with the column's previous value and with a
-// small cache keyed by the string's address (catalog strings and the
-// Analyzer's constants keep their address), and the map is consulted only
-// for a value the cache has not seen. Statistics come from the dictionary,
+// the catalog's ids are looked up once per row group (blocks share one
+// immutable BotList), and every other value is first compared with the
+// column's previous value and with a small cache keyed by the string's
+// address, valid within one call (the verdict vocabulary is made of
+// constants, so it hits), and the map is consulted only for a value the
+// cache has not seen. Statistics come from the dictionary,
 // not from the rows.
 //
 // The file is what parquet-go writes for the same rows with the table's
@@ -51,12 +53,17 @@ type botsEncoder struct {
 	full    bool   // a dictionary passed its limit: ship before adding more
 	buf     []byte // scratch for page encoding
 	page    []byte
-	idents  []identIDs // addBlock: catalog ids by row position
-	tuples  []tupleIDs // addBlock: the block's verdict tuples' ids
+	// addBlock: the catalog ids of list's entries by row position, valid
+	// for the row group (a BotList never changes, so they hold while
+	// blocks bring the same list); and the block's verdict tuples' ids.
+	list   *BotList
+	idents []identIDs
+	tuples []tupleIDs
 
-	// add's block of one row
+	// add's block of one row; its list is rewritten per row, so its ids
+	// are never kept.
 	one        BotsBlock
-	oneIdent   [1]BotIdent
+	oneList    BotList
 	oneVerdict [1]BotVerdict
 	oneIndex   [1]int32
 }
@@ -187,16 +194,15 @@ func (e *botsEncoder) add(rows []BotRow) int {
 	// Each row is a block of one row: addBlock is the one place where
 	// columns are encoded.
 	b := &e.one
-	b.Bots, b.Verdicts, b.Index = e.oneIdent[:], e.oneVerdict[:], e.oneIndex[:]
+	b.Bots, b.Verdicts, b.Index = &e.oneList, e.oneVerdict[:], e.oneIndex[:]
 	for i := range rows {
 		if e.full {
 			return i
 		}
 		r := &rows[i]
 		b.Key = r.Key
-		e.oneIdent[0] = BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category}
-		e.oneVerdict[0] = BotVerdict{Matched: r.Matched, RootAllowed: r.RootAllowed, Verdict: r.Verdict,
-			Somesite: r.Somesite, CIC: r.CIC, CCClass: r.CCClass}
+		e.oneList.idents = append(e.oneList.idents[:0], r.Ident())
+		e.oneVerdict[0] = r.Verdicts()
 		e.addBlock(b, 0, 1)
 	}
 	return len(rows)
@@ -220,8 +226,8 @@ func (e *botsEncoder) forget() {
 	for i := range e.dict {
 		e.dict[i].forget()
 	}
-	clear(e.idents)
-	e.one.Key, e.oneIdent, e.oneVerdict = Key{}, [1]BotIdent{}, [1]BotVerdict{}
+	e.one.Key, e.oneVerdict = Key{}, [1]BotVerdict{}
+	e.oneList.idents = e.oneList.idents[:0]
 }
 
 // addBlock appends rows from to to of b. It takes the rows whole, even
@@ -256,15 +262,19 @@ func (e *botsEncoder) addBlock(b *BotsBlock, from, to int) {
 	}
 	appendRun(bcURL, b.Key.URL)
 	appendRun(bcHost, b.Key.Host)
-	// the catalog: the previous block's ids wherever its strings recur
-	// (within one call: forget clears them)
+	// the catalog: ids looked up once per row group and position while
+	// blocks bring the same list (add's one-row list changes every row)
+	if b.Bots != e.list || b.Bots == &e.oneList {
+		e.list = b.Bots
+		clear(e.idents)
+	}
 	if len(e.idents) < to {
 		e.idents = append(e.idents, make([]identIDs, to-len(e.idents))...)
 	}
 	for i := from; i < to; i++ {
-		bi, c := &b.Bots[i], &e.idents[i]
-		if !c.ok || c.ident != *bi {
-			*c = identIDs{ident: *bi, ok: true,
+		if c := &e.idents[i]; !c.ok {
+			bi := &b.Bots.idents[i]
+			*c = identIDs{ok: true,
 				ids: [3]int32{d[bcBot].id(bi.Bot), d[bcOperator].id(bi.Operator), d[bcCategory].id(bi.Category)}}
 		}
 	}
@@ -309,11 +319,10 @@ func (e *botsEncoder) addBlock(b *BotsBlock, from, to int) {
 }
 
 // identIDs caches the dictionary ids of a catalog entry at one row
-// position of a block, valid within one Write (see forget) and row group.
+// position of a BotList, valid within one row group.
 type identIDs struct {
-	ident BotIdent
-	ids   [3]int32 // bot, operator, category
-	ok    bool
+	ids [3]int32 // bot, operator, category
+	ok  bool
 }
 
 // tupleIDs holds a verdict tuple's dictionary ids within one block.

@@ -18,8 +18,7 @@ func TestBotsEncoderAllocs(t *testing.T) {
 		host := fmt.Sprintf("www.site%d.example", c)
 		key := Key{CaptureID: fmt.Sprintf("%032x", c), Crawl: "CC-MAIN-2024-33", URL: "https://" + host + "/robots.txt", Host: host}
 		for i := range 101 {
-			rows = append(rows, BotRow{Key: key, Bot: fmt.Sprint("Bot", i), Operator: fmt.Sprint("Op", i/3), Category: CategorySearch,
-				Matched: MatchedStar, RootAllowed: &truth, Verdict: VerdictPartial, Somesite: VerdictPartial, CIC: CICSome, CCClass: CCClassAllowPart})
+			rows = append(rows, BotRow{Key: key, Bot: fmt.Sprint("Bot", i), Operator: fmt.Sprint("Op", i/3), Category: CategorySearch, Matched: MatchedStar, RootAllowed: &truth, Verdict: VerdictPartial, Somesite: VerdictPartial, CIC: CICSome, CCClass: CCClassAllowPart})
 		}
 	}
 	codec, err := newZstdCodec()
@@ -41,14 +40,15 @@ func TestBotsEncoderAllocs(t *testing.T) {
 		t.Errorf("add: %v allocations per batch of %d rows, want 0", n, len(rows))
 	}
 	// the same captures as blocks, as analyze writes them
+	var idents []BotIdent
+	for _, r := range rows[:101] {
+		idents = append(idents, BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category})
+	}
+	list := NewBotList(idents)
 	var blocks []BotsBlock
 	for c := 0; c < len(rows); c += 101 {
-		b := BotsBlock{Key: rows[c].Key, Verdicts: []BotVerdict{{Matched: MatchedStar, RootAllowed: &truth, Verdict: VerdictPartial,
-			Somesite: VerdictPartial, CIC: CICSome, CCClass: CCClassAllowPart}}, Index: make([]int32, 101)}
-		for _, r := range rows[c : c+101] {
-			b.Bots = append(b.Bots, BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category})
-		}
-		blocks = append(blocks, b)
+		blocks = append(blocks, BotsBlock{Key: rows[c].Key, Bots: list, Verdicts: []BotVerdict{{Matched: MatchedStar, RootAllowed: &truth, Verdict: VerdictPartial,
+			Somesite: VerdictPartial, CIC: CICSome, CCClass: CCClassAllowPart}}, Index: make([]int32, 101)})
 	}
 	addBlocks := func() {
 		for i := range blocks {

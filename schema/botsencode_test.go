@@ -77,7 +77,7 @@ func TestBotsEncoder(t *testing.T) {
 			o := tt.opts
 			o.Tables = []schema.TableName{schema.Bots}
 			ds := create(t, o)
-			l := ds.Bots().Local()
+			l := schema.WriterOf[schema.BotRow](ds).Local()
 			buf := make([]byte, 0, 1<<20)
 			for rows := tt.rows; len(rows) > 0; {
 				n := min(tt.batch, len(rows))
@@ -197,13 +197,14 @@ func BenchmarkBotsWrite(b *testing.B) {
 		Somesite: schema.VerdictPartial, CIC: schema.CICSome, CCClass: schema.CCClassAllowPart}
 	named := schema.BotVerdict{Matched: schema.MatchedNamed, RootAllowed: &truth, Verdict: schema.VerdictFull,
 		Somesite: schema.VerdictFull, CIC: schema.CICAll, CCClass: schema.CCClassDisallowAll}
+	list := schema.NewBotList(bots)
 	blocks := make([]schema.BotsBlock, captures)
 	var rows []schema.BotRow
 	for c := range blocks {
 		host := fmt.Sprintf("www.site%d.example", c)
 		bl := schema.BotsBlock{
 			Key:  schema.Key{CaptureID: fmt.Sprintf("%032x", c*7919), Crawl: "CC-MAIN-2024-33", URL: "https://" + host + "/robots.txt", Host: host},
-			Bots: bots, Verdicts: []schema.BotVerdict{star}, Index: make([]int32, catalog),
+			Bots: list, Verdicts: []schema.BotVerdict{star}, Index: make([]int32, catalog),
 		}
 		if c%5 == 0 {
 			bl.Verdicts = append(bl.Verdicts, named)
@@ -221,12 +222,12 @@ func BenchmarkBotsWrite(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ds.Abort()
-			write := ds.Bots().Write
+			write := schema.WriterOf[schema.BotRow](ds).Write
 			switch writer {
 			case "local":
-				write = ds.Bots().Local().Write
+				write = schema.WriterOf[schema.BotRow](ds).Local().Write
 			case "blocks":
-				l := ds.Bots().Local()
+				l := schema.WriterOf[schema.BotRow](ds).Local()
 				write = func(r []schema.BotRow) error {
 					i := (len(rows) - len(r)) / catalog // r is a tail of rows
 					return schema.WriteBots(l, blocks[i:i+len(r)/catalog])

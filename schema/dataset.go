@@ -18,13 +18,14 @@ import (
 // Dataset writes robotstat's tables under one root directory and commits
 // them atomically (see the package documentation for the layout).
 //
-// Create it, hand its TableWriters to the workers, then call Commit once
-// every Write has returned; defer Abort to clean up on every other path:
+// Create it, give each worker a Sink, then call Commit once every Write
+// has returned; defer Abort to clean up on every other path:
 //
 //	ds, err := schema.Create(opts)
 //	if err != nil { return err }
 //	defer ds.Abort()
-//	... ds.Captures().Write(batch) from any number of goroutines ...
+//	sink := ds.Sink() // one per worker, each with its own Batch
+//	... fill a Batch, sink.Write(&batch) ...
 //	return ds.Commit(ctx)
 //
 // A Dataset is safe for concurrent use; it cannot be reused after Commit or
@@ -40,15 +41,10 @@ type Dataset struct {
 	err       error    // the first write failure
 	committed []string // final paths, after Commit
 
-	captures    *TableWriter[CaptureRow]
-	groups      *TableWriter[GroupRow]
-	agents      *TableWriter[AgentRow]
-	bots        *TableWriter[BotRow]
-	directives  *TableWriter[DirectiveRow]
-	rules       *TableWriter[RuleRow]
-	sitemaps    *TableWriter[SitemapRow]
-	diagnostics *TableWriter[DiagnosticRow]
-	tables      []committer // the enabled ones, in AllTables order
+	// The enabled tables, in AllTables order: each one's definition and
+	// its TableWriter.
+	defs   []*tableDef
+	tables []committer
 }
 
 type state int
@@ -62,6 +58,8 @@ const (
 // committer is what Commit and Abort need of a TableWriter, whatever its
 // row type. Every method but lock is called with the table's lock held.
 type committer interface {
+	Name() TableName
+	Rows() int64
 	lock()
 	unlock()
 	drain() error
@@ -91,56 +89,46 @@ func Create(opts Options) (*Dataset, error) {
 		return nil, fmt.Errorf("schema: zstd: %w", err)
 	}
 	d := &Dataset{opts: opts, root: root, codec: codec}
-	enable(d, Captures, &d.captures)
-	enable(d, Groups, &d.groups)
-	enable(d, Agents, &d.agents)
-	enable(d, Bots, &d.bots)
-	enable(d, Directives, &d.directives)
-	enable(d, Rules, &d.rules)
-	enable(d, Sitemaps, &d.sitemaps)
-	enable(d, Diagnostics, &d.diagnostics)
-	return d, nil
-}
-
-// enable sets *w to a writer of table t and adds it to d.tables if t is one
-// of d's tables; otherwise *w stays nil (and no typed nil pointer becomes a
-// non-nil committer). Create calls it in AllTables order, which is the
-// order Commit goes through the tables.
-func enable[T Row](d *Dataset, t TableName, w **TableWriter[T]) {
-	if slices.Contains(d.opts.Tables, t) {
-		*w = newTableWriter[T](d, t)
-		d.tables = append(d.tables, *w)
+	// In AllTables order, which is the order Commit goes through them.
+	for i := range tableDefs {
+		if def := &tableDefs[i]; slices.Contains(opts.Tables, def.name) {
+			d.defs = append(d.defs, def)
+			d.tables = append(d.tables, def.open(d))
+		}
 	}
+	return d, nil
 }
 
 // Root returns the dataset's root directory, absolute.
 func (d *Dataset) Root() string { return d.root }
 
-// Captures returns the writer of the captures table, nil if not enabled.
-func (d *Dataset) Captures() *TableWriter[CaptureRow] { return d.captures }
+// WriterOf returns the writer of d's table of rows T, nil if the table is
+// not enabled (a nil TableWriter discards rows). Workers write through a
+// Sink; WriterOf is for callers that write one table's rows directly.
+func WriterOf[T Row](d *Dataset) *TableWriter[T] {
+	for _, t := range d.tables {
+		if w, ok := t.(*TableWriter[T]); ok {
+			return w
+		}
+	}
+	return nil
+}
 
-// Groups returns the writer of the groups table, nil if not enabled.
-func (d *Dataset) Groups() *TableWriter[GroupRow] { return d.groups }
+// TableRows is how many rows one table accepted.
+type TableRows struct {
+	Table TableName
+	Rows  int64
+}
 
-// Agents returns the writer of the agents table, nil if not enabled.
-func (d *Dataset) Agents() *TableWriter[AgentRow] { return d.agents }
-
-// Bots returns the writer of the bots table, nil if not enabled.
-func (d *Dataset) Bots() *TableWriter[BotRow] { return d.bots }
-
-// Directives returns the writer of the directives table, nil if not
-// enabled.
-func (d *Dataset) Directives() *TableWriter[DirectiveRow] { return d.directives }
-
-// Rules returns the writer of the rules table, nil if not enabled.
-func (d *Dataset) Rules() *TableWriter[RuleRow] { return d.rules }
-
-// Sitemaps returns the writer of the sitemaps table, nil if not enabled.
-func (d *Dataset) Sitemaps() *TableWriter[SitemapRow] { return d.sitemaps }
-
-// Diagnostics returns the writer of the diagnostics table, nil if not
-// enabled.
-func (d *Dataset) Diagnostics() *TableWriter[DiagnosticRow] { return d.diagnostics }
+// Rows returns, for each enabled table in AllTables order, how many rows
+// its writers have accepted so far.
+func (d *Dataset) Rows() []TableRows {
+	out := make([]TableRows, len(d.tables))
+	for i, t := range d.tables {
+		out[i] = TableRows{t.Name(), t.Rows()}
+	}
+	return out
+}
 
 // Files returns the files Commit put in place, relative to Root, sorted;
 // none before Commit or after a failed one.

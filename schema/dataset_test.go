@@ -72,11 +72,11 @@ func partition(crawl string) string {
 }
 
 // wantFiles returns the files a committed fixture dataset must hold.
-func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []string {
+func wantFiles(rows *schema.Batch, tables []schema.TableName, run string) []string {
 	var want []string
 	for _, tb := range tables {
 		crawls := map[string]bool{}
-		rows.ForEachKey(tb, func(k schema.Key) { crawls[k.Crawl] = true })
+		schematest.ForEachKey(rows, tb, func(k schema.Key) { crawls[k.Crawl] = true })
 		for c := range crawls {
 			want = append(want, filepath.Join(string(tb), partition(c), "part-"+run+".parquet"))
 		}
@@ -136,7 +136,7 @@ func normList(s *[]string) {
 func TestDatasetRoundTrip(t *testing.T) {
 	rows := schematest.Generate(90)
 	ds := create(t, schema.Options{Tables: schema.AllTables(), Version: "v0.0.0-test"})
-	if err := rows.Write(ds, 7); err != nil {
+	if err := schematest.Write(ds, rows, 7); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
@@ -158,7 +158,7 @@ func TestDatasetRoundTrip(t *testing.T) {
 		normList(&r.OtherDirectives)
 	})
 	readBack(t, root, schema.Agents, rows.Agents, nil)
-	readBack(t, root, schema.Bots, rows.Bots, nil)
+	readBack(t, root, schema.Bots, rows.BotRows(), nil)
 	readBack(t, root, schema.Directives, rows.Directives, nil)
 	readBack(t, root, schema.Rules, rows.Rules, nil)
 	readBack(t, root, schema.Sitemaps, rows.Sitemaps, nil)
@@ -167,7 +167,7 @@ func TestDatasetRoundTrip(t *testing.T) {
 
 func TestFileMetadata(t *testing.T) {
 	ds := create(t, schema.Options{Version: "v1.2.3", Metadata: map[string]string{"parse_limit": "512000", "bots": "catalog-v1"}})
-	if err := ds.Captures().Write([]schema.CaptureRow{schematest.Capture(0)}); err != nil {
+	if err := schema.WriterOf[schema.CaptureRow](ds).Write([]schema.CaptureRow{schematest.Capture(0)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
@@ -214,10 +214,10 @@ func openFile(t *testing.T, path string) *parquet.File {
 func TestRerunReplaces(t *testing.T) {
 	dir := t.TempDir()
 	rows := schematest.Generate(30)
-	commit := func(run string, rows *schematest.Rows) {
+	commit := func(run string, rows *schema.Batch) {
 		t.Helper()
 		ds := create(t, schema.Options{Dir: dir, RunID: run})
-		if err := rows.Write(ds, 0); err != nil {
+		if err := schematest.Write(ds, rows, 0); err != nil {
 			t.Fatal(err)
 		}
 		if err := ds.Commit(context.Background()); err != nil {
@@ -233,7 +233,7 @@ func TestRerunReplaces(t *testing.T) {
 
 	// The same run id with fewer crawls (a rerun after a change of input
 	// handling) must not leave the earlier run's other partitions behind.
-	one := &schematest.Rows{}
+	one := &schema.Batch{}
 	for _, c := range rows.Captures {
 		if c.Crawl == schematest.Crawls[0] {
 			one.Captures = append(one.Captures, c)
@@ -283,7 +283,7 @@ func TestEmptyTables(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ds := create(t, schema.Options{Tables: schema.AllTables()})
-			if err := ds.Captures().Write(tt.captures); err != nil {
+			if err := schema.WriterOf[schema.CaptureRow](ds).Write(tt.captures); err != nil {
 				t.Fatal(err)
 			}
 			if err := ds.Commit(context.Background()); err != nil {
@@ -301,7 +301,7 @@ func TestEmptyTables(t *testing.T) {
 
 func TestDisabledTableDiscards(t *testing.T) {
 	ds := create(t, schema.Options{})
-	r := ds.Rules()
+	r := schema.WriterOf[schema.RuleRow](ds)
 	if r.Enabled() || r.Name() != "" || r.Rows() != 0 {
 		t.Fatalf("rules table enabled by default")
 	}
@@ -325,7 +325,7 @@ func TestConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[w] = schematest.Range(w*perWorker, (w+1)*perWorker).Write(ds, 16)
+			errs[w] = schematest.Write(ds, schematest.Range(w*perWorker, (w+1)*perWorker), 16)
 		}()
 	}
 	wg.Wait()
@@ -337,7 +337,7 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 	total := schematest.Generate(workers * perWorker)
 	for _, tb := range schema.AllTables() {
-		if got, want := countRows(t, filepath.Join(ds.Root(), string(tb))), int64(total.Count(tb)); got != want {
+		if got, want := countRows(t, filepath.Join(ds.Root(), string(tb))), int64(schematest.Count(total, tb)); got != want {
 			t.Errorf("%s: %d rows, want %d", tb, got, want)
 		}
 	}
@@ -349,7 +349,7 @@ func TestBatchReusedAfterWrite(t *testing.T) {
 	want := batch[0]
 	want.UserAgents = slices.Clone(want.UserAgents)
 	want.ProductTokens = slices.Clone(want.ProductTokens)
-	if err := ds.Groups().Write(batch); err != nil {
+	if err := schema.WriterOf[schema.GroupRow](ds).Write(batch); err != nil {
 		t.Fatal(err)
 	}
 	// A caller reuses its batch and scratch slices at once.
@@ -374,7 +374,7 @@ func TestClosedDataset(t *testing.T) {
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.Captures().Write([]schema.CaptureRow{schematest.Capture(0)}); !errors.Is(err, schema.ErrClosed) {
+	if err := schema.WriterOf[schema.CaptureRow](ds).Write([]schema.CaptureRow{schematest.Capture(0)}); !errors.Is(err, schema.ErrClosed) {
 		t.Errorf("Write after Commit = %v, want ErrClosed", err)
 	}
 	if err := ds.Commit(context.Background()); !errors.Is(err, schema.ErrClosed) {
@@ -404,7 +404,7 @@ func TestRowGroups(t *testing.T) {
 			for i := range rows {
 				rows[i] = schematest.Capture(i * len(schematest.Crawls)) // all in the first crawl
 			}
-			if err := schematest.WriteBatches(ds.Captures(), rows, 100); err != nil {
+			if err := schematest.WriteBatches(schema.WriterOf[schema.CaptureRow](ds), rows, 100); err != nil {
 				t.Fatal(err)
 			}
 			if err := ds.Commit(context.Background()); err != nil {

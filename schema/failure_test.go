@@ -92,7 +92,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 			var werr error
 			for len(rows) > 0 && werr == nil {
 				n := min(256, len(rows))
-				werr = ds.Captures().Write(rows[:n])
+				werr = WriterOf[CaptureRow](ds).Write(rows[:n])
 				rows = rows[n:]
 			}
 			cerr := ds.Commit(context.Background())
@@ -180,9 +180,9 @@ func TestEnvironmentFailures(t *testing.T) {
 				if tt.crawl != "" {
 					rows[0].Crawl = tt.crawl
 				}
-				err = ds.Captures().Write(rows)
+				err = WriterOf[CaptureRow](ds).Write(rows)
 				if err == nil {
-					err = ds.Groups().Write([]GroupRow{{Key: rows[0].Key}})
+					err = WriterOf[GroupRow](ds).Write([]GroupRow{{Key: rows[0].Key}})
 				}
 				if err == nil {
 					err = ds.Commit(context.Background())
@@ -225,7 +225,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ds.Abort()
-	err = ds.Captures().Write(testRows(1))
+	err = WriterOf[CaptureRow](ds).Write(testRows(1))
 	if !errors.Is(err, fs.ErrPermission) || !strings.Contains(err.Error(), "captures") {
 		t.Fatalf("Write into a read-only directory = %v, want a permission error naming the file", err)
 	}
@@ -237,7 +237,7 @@ func TestCommitCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.Captures().Write(testRows(100)); err != nil {
+	if err := WriterOf[CaptureRow](ds).Write(testRows(100)); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
@@ -257,10 +257,10 @@ func TestAbortRemovesTemporaryFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.Captures().Write(testRows(100)); err != nil {
+	if err := WriterOf[CaptureRow](ds).Write(testRows(100)); err != nil {
 		t.Fatal(err)
 	}
-	if err := ds.Rules().Write([]RuleRow{{Line: 1}}); err != nil {
+	if err := WriterOf[RuleRow](ds).Write([]RuleRow{{Line: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(leftovers(t, root)) != 3 {
@@ -272,7 +272,7 @@ func TestAbortRemovesTemporaryFiles(t *testing.T) {
 	if bad := leftovers(t, root); len(bad) > 0 {
 		t.Fatalf("left behind: %v", bad)
 	}
-	if err := ds.Captures().Write(testRows(1)); !errors.Is(err, ErrClosed) {
+	if err := WriterOf[CaptureRow](ds).Write(testRows(1)); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Write after Abort = %v, want ErrClosed", err)
 	}
 }

@@ -42,12 +42,12 @@ func TestKillHelper(t *testing.T) {
 		case "write": // write forever, never commit
 			fmt.Println("writing")
 			for {
-				if err := rows.Write(ds, 50); err != nil {
+				if err := schematest.Write(ds, rows, 50); err != nil {
 					t.Fatal(err)
 				}
 			}
 		case "commit": // write and commit in a loop
-			if err := rows.Write(ds, 50); err != nil {
+			if err := schematest.Write(ds, rows, 50); err != nil {
 				t.Fatal(err)
 			}
 			if err := ds.Commit(context.Background()); err != nil {
@@ -90,12 +90,12 @@ func kill(t *testing.T, cmd *exec.Cmd) {
 // partition's files together hold exactly the rows one commit writes to it.
 // It returns how many partitions were complete and how many temporary files
 // were found.
-func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, temps int) {
+func checkComplete(t *testing.T, root string, rows *schema.Batch) (complete, temps int) {
 	t.Helper()
 	perDir := map[string]int64{}
 	for _, tb := range schema.AllTables() {
 		counts := map[string]int64{}
-		rows.ForEachKey(tb, func(k schema.Key) { counts[k.Crawl]++ })
+		schematest.ForEachKey(rows, tb, func(k schema.Key) { counts[k.Crawl]++ })
 		for c, n := range counts {
 			perDir[filepath.Join(string(tb), partition(c))] = n
 		}
@@ -147,7 +147,7 @@ func TestKilledWriter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := rows.Write(ds, 0); err != nil {
+		if err := schematest.Write(ds, rows, 0); err != nil {
 			t.Fatal(err)
 		}
 		if err := ds.Commit(context.Background()); err != nil {

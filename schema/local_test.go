@@ -30,31 +30,33 @@ func TestLocalWriters(t *testing.T) {
 		wg.Go(func() {
 			r := schematest.Range(w*perWorker, (w+1)*perWorker)
 			errs[w] = errors.Join(
-				schematest.WriteBatches(ds.Captures().Local(), r.Captures, 7),
-				schematest.WriteBatches(ds.Groups().Local(), r.Groups, 7),
-				schematest.WriteBatches(ds.Agents().Local(), r.Agents, 7),
-				schematest.WriteBatches(ds.Bots().Local(), r.Bots, 16),
-				schematest.WriteBatches(ds.Directives().Local(), r.Directives, 7),
-				schematest.WriteBatches(ds.Rules().Local(), r.Rules, 7),
-				schematest.WriteBatches(ds.Sitemaps().Local(), r.Sitemaps, 7),
-				schematest.WriteBatches(ds.Diagnostics().Local(), r.Diagnostics, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.CaptureRow](ds).Local(), r.Captures, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.GroupRow](ds).Local(), r.Groups, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.AgentRow](ds).Local(), r.Agents, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.BotRow](ds).Local(), r.BotRows(), 16),
+				schematest.WriteBatches(schema.WriterOf[schema.DirectiveRow](ds).Local(), r.Directives, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.RuleRow](ds).Local(), r.Rules, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.SitemapRow](ds).Local(), r.Sitemaps, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds).Local(), r.Diagnostics, 7),
 			)
 		})
 	}
-	wg.Go(func() { errs[workers] = schematest.Range(workers*perWorker, (workers+1)*perWorker).Write(ds, 16) })
+	wg.Go(func() {
+		errs[workers] = schematest.Write(ds, schematest.Range(workers*perWorker, (workers+1)*perWorker), 16)
+	})
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
 	total := schematest.Generate((workers + 1) * perWorker)
-	if got, want := ds.Bots().Rows(), int64(len(total.Bots)); got != want {
+	if got, want := schema.WriterOf[schema.BotRow](ds).Rows(), int64(len(total.BotRows())); got != want {
 		t.Errorf("Bots().Rows() = %d before Commit, want %d", got, want)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for _, tb := range schema.AllTables() {
-		if got, want := countRows(t, filepath.Join(ds.Root(), string(tb))), int64(total.Count(tb)); got != want {
+		if got, want := countRows(t, filepath.Join(ds.Root(), string(tb))), int64(schematest.Count(total, tb)); got != want {
 			t.Errorf("%s: %d rows, want %d", tb, got, want)
 		}
 	}
@@ -74,7 +76,7 @@ func TestLocalWriters(t *testing.T) {
 		}
 	}
 	bots := readTable[schema.BotRow](t, ds)
-	wantBots := slices.Clone(total.Bots)
+	wantBots := total.BotRows()
 	byBot := func(a, b schema.BotRow) int {
 		return cmp.Or(cmp.Compare(a.CaptureID, b.CaptureID), cmp.Compare(a.Bot, b.Bot))
 	}
@@ -134,7 +136,7 @@ func tableOf(row any) string {
 // LocalWriters, which discard rows.
 func TestLocalWriterNil(t *testing.T) {
 	ds := create(t, schema.Options{Tables: []schema.TableName{schema.Captures}})
-	l := ds.Rules().Local()
+	l := schema.WriterOf[schema.RuleRow](ds).Local()
 	if l != nil {
 		t.Fatal("Local of a disabled table is not nil")
 	}

@@ -70,11 +70,11 @@ func writeCapturesAndBots(dir string, n int, sample func()) (int64, error) {
 	caps := make([]schema.CaptureRow, 0, batch)
 	bots := make([]schema.BotRow, 0, 3*batch)
 	flush := func() error {
-		if err := ds.Captures().Write(caps); err != nil {
+		if err := schema.WriterOf[schema.CaptureRow](ds).Write(caps); err != nil {
 			return err
 		}
 		caps = caps[:0]
-		err := ds.Bots().Write(bots)
+		err := schema.WriterOf[schema.BotRow](ds).Write(bots)
 		bots = bots[:0]
 		if sample != nil {
 			sample()
@@ -102,7 +102,7 @@ func writeCapturesAndBots(dir string, n int, sample func()) (int64, error) {
 	if err := ds.Commit(context.Background()); err != nil {
 		return 0, err
 	}
-	return ds.Captures().Rows() + ds.Bots().Rows(), nil
+	return schema.WriterOf[schema.CaptureRow](ds).Rows() + schema.WriterOf[schema.BotRow](ds).Rows(), nil
 }
 
 func vmHWM(t testing.TB) int64 {
@@ -173,10 +173,10 @@ func TestMemoryFlat(t *testing.T) {
 // row costs on disk.
 func BenchmarkWrite(b *testing.B) {
 	rows := schematest.Generate(30_000)
-	b.Run("captures", func(b *testing.B) { benchmarkTable(b, rows.Captures, (*schema.Dataset).Captures) })
-	b.Run("bots", func(b *testing.B) { benchmarkTable(b, rows.Bots, (*schema.Dataset).Bots) })
-	b.Run("groups", func(b *testing.B) { benchmarkTable(b, rows.Groups, (*schema.Dataset).Groups) })
-	b.Run("directives", func(b *testing.B) { benchmarkTable(b, rows.Directives, (*schema.Dataset).Directives) })
+	b.Run("captures", func(b *testing.B) { benchmarkTable(b, rows.Captures, schema.WriterOf[schema.CaptureRow]) })
+	b.Run("bots", func(b *testing.B) { benchmarkTable(b, rows.BotRows(), schema.WriterOf[schema.BotRow]) })
+	b.Run("groups", func(b *testing.B) { benchmarkTable(b, rows.Groups, schema.WriterOf[schema.GroupRow]) })
+	b.Run("directives", func(b *testing.B) { benchmarkTable(b, rows.Directives, schema.WriterOf[schema.DirectiveRow]) })
 }
 
 func benchmarkTable[T schema.Row](b *testing.B, rows []T, table func(*schema.Dataset) *schema.TableWriter[T]) {

@@ -67,11 +67,11 @@ func writeDataset(tb testing.TB, dir string, o Options, caps []CaptureRow, bots 
 	}
 	defer ds.Abort()
 	for i := 0; i < len(caps); i += 100 {
-		if err := ds.Captures().Write(caps[i:min(i+100, len(caps))]); err != nil {
+		if err := WriterOf[CaptureRow](ds).Write(caps[i:min(i+100, len(caps))]); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	if err := ds.Bots().Write(bots); err != nil {
+	if err := WriterOf[BotRow](ds).Write(bots); err != nil {
 		tb.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {

@@ -27,16 +27,16 @@ func TestFilesRollOver(t *testing.T) {
 			caps = append(caps, c)
 		}
 		for i := 0; i < len(caps); i += 7 { // batches that straddle row groups
-			if err := ds.Captures().Write(caps[i:min(i+7, len(caps))]); err != nil {
+			if err := schema.WriterOf[schema.CaptureRow](ds).Write(caps[i:min(i+7, len(caps))]); err != nil {
 				t.Fatal(err)
 			}
 		}
 		var bots []schema.BotRow
-		for _, b := range rows.Bots {
+		for _, b := range rows.BotRows() {
 			b.Crawl = "C"
 			bots = append(bots, b)
 		}
-		local := ds.Bots().Local()
+		local := schema.WriterOf[schema.BotRow](ds).Local()
 		if err := local.Write(bots); err != nil {
 			t.Fatal(err)
 		}

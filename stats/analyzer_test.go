@@ -20,13 +20,13 @@ func captureOf(body []byte, status int) *record.Capture {
 	}
 }
 
-func analyze(t testing.TB, o Options, c *record.Capture) *Rows {
+func analyze(t testing.TB, o Options, c *record.Capture) *schema.Batch {
 	t.Helper()
 	a, err := NewAnalyzer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows Rows
+	var rows schema.Batch
 	a.Analyze(c, &rows)
 	return &rows
 }
@@ -374,7 +374,7 @@ func TestOptionsValidate(t *testing.T) {
 // analyzer carries nothing from one capture into the next.
 func TestRowsReuse(t *testing.T) {
 	a, _ := NewAnalyzer(DefaultOptions())
-	var rows Rows
+	var rows schema.Batch
 	a.Analyze(captureOf([]byte(basicBody), 200), &rows)
 	first := rows.Len()
 	a.Analyze(captureOf([]byte("User-agent: *\nDisallow: /\n"), 200), &rows)
@@ -395,21 +395,21 @@ func TestAnalyzersShareOptions(t *testing.T) {
 	o := DefaultOptions()
 	o.Tables = schema.AllTables()
 	o.Ranks, _ = ReadRanks(strings.NewReader("1,example.com\n"))
-	done := make(chan *Rows)
+	done := make(chan *schema.Batch)
 	for w := 0; w < 4; w++ {
 		go func() {
 			a, err := NewAnalyzer(o)
 			if err != nil {
 				t.Error(err)
 			}
-			var rows Rows
+			var rows schema.Batch
 			for i := 0; i < 20; i++ {
 				a.Analyze(captureOf([]byte(basicBody), 200), &rows)
 			}
 			done <- &rows
 		}()
 	}
-	var first *Rows
+	var first *schema.Batch
 	for w := 0; w < 4; w++ {
 		r := <-done
 		if first == nil {

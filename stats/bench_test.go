@@ -36,7 +36,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var rows Rows
+		var rows schema.Batch
 		c := captureOf(nil, 200)
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
@@ -75,7 +75,7 @@ func TestAnalyzerAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := NewAnalyzer(DefaultOptions())
-	var rows Rows
+	var rows schema.Batch
 	c := captureOf(body, 200)
 	run := func() {
 		rows.Reset()
@@ -153,7 +153,7 @@ func BenchmarkAnalyzeWrite(b *testing.B) {
 			errs := make([]error, workers)
 			for w := range workers {
 				wg.Go(func() {
-					var rows Rows
+					var rows schema.Batch
 					out := tableWriters(ds, local)
 					for i := w; i < len(caps); i += workers {
 						analyzers[w].Analyze(caps[i], &rows)
@@ -191,38 +191,35 @@ func BenchmarkAnalyzeWrite(b *testing.B) {
 	}
 }
 
-// writers writes the default tables' rows of a Rows, through the shared
-// TableWriters or through LocalWriters of its own.
+// writers writes the default tables' rows of a Batch, through a Sink (as
+// analyze does) or, to measure what the Sink's LocalWriters save, through
+// the shared TableWriters only.
 type writers struct {
-	ds     *schema.Dataset
-	groups *schema.LocalWriter[schema.GroupRow]
-	agents *schema.LocalWriter[schema.AgentRow]
-	bots   *schema.LocalWriter[schema.BotRow]
-	local  bool
+	ds    *schema.Dataset
+	sink  *schema.Sink
+	local bool
 }
 
 func tableWriters(ds *schema.Dataset, local bool) *writers {
 	w := &writers{ds: ds, local: local}
 	if local {
-		w.groups, w.agents, w.bots = ds.Groups().Local(), ds.Agents().Local(), ds.Bots().Local()
+		w.sink = ds.Sink()
 	}
 	return w
 }
 
-func (w *writers) write(rows *Rows) error {
-	var errs []error
+func (w *writers) write(rows *schema.Batch) error {
 	if w.local {
-		// as analyze: LocalWriters for the tables of many rows per capture
-		ds := w.ds
-		errs = []error{ds.Captures().Write(rows.Captures), w.groups.Write(rows.Groups), w.agents.Write(rows.Agents),
-			schema.WriteBots(w.bots, rows.Bots), ds.Directives().Write(rows.Directives)}
-	} else {
-		ds := w.ds
-		errs = []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-			ds.Bots().Write(rows.BotRows()), ds.Directives().Write(rows.Directives)}
+		return w.sink.Write(rows)
 	}
+	ds := w.ds
+	err := errors.Join(schema.WriterOf[schema.CaptureRow](ds).Write(rows.Captures),
+		schema.WriterOf[schema.GroupRow](ds).Write(rows.Groups),
+		schema.WriterOf[schema.AgentRow](ds).Write(rows.Agents),
+		schema.WriterOf[schema.BotRow](ds).Write(rows.BotRows()),
+		schema.WriterOf[schema.DirectiveRow](ds).Write(rows.Directives))
 	rows.Reset()
-	return errors.Join(errs...)
+	return err
 }
 
 func cpuTime() time.Duration {

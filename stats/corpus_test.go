@@ -40,9 +40,9 @@ func avuimFiles(t testing.TB) []string {
 
 // analyzeFiles runs a over each file as a 200 capture and calls fn with the
 // file's rows, which are valid until fn returns.
-func analyzeFiles(t testing.TB, a *Analyzer, files []string, fn func(file string, rows *Rows)) {
+func analyzeFiles(t testing.TB, a *Analyzer, files []string, fn func(file string, rows *schema.Batch)) {
 	t.Helper()
-	var rows Rows
+	var rows schema.Batch
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -67,7 +67,7 @@ func TestCorpusInvariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows, again Rows
+	var rows, again schema.Batch
 	for _, f := range files {
 		body, err := os.ReadFile(f)
 		if err != nil {
@@ -195,7 +195,7 @@ func TestGPTBotVerdictsSharedCorpus(t *testing.T) {
 	}
 	a, _ := NewAnalyzer(DefaultOptions())
 	got := map[string]int{}
-	analyzeFiles(t, a, files, func(_ string, rows *Rows) {
+	analyzeFiles(t, a, files, func(_ string, rows *schema.Batch) {
 		for _, b := range rows.BotRows() {
 			if b.Bot == "GPTBot" {
 				got[b.Verdict+"/"+b.Somesite+"/"+b.CIC+"/"+b.CCClass]++

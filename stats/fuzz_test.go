@@ -23,7 +23,7 @@ func FuzzAnalyzer(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	var rows Rows
+	var rows schema.Batch
 	f.Fuzz(func(t *testing.T, body []byte, status uint16, url string) {
 		rows.Reset()
 		c := captureOf(body, int(status%700))

@@ -65,7 +65,7 @@ func TestIndexedVerdictsSameOnCorpus(t *testing.T) {
 		defer func() { indexThreshold = old }()
 		a, _ := NewAnalyzer(DefaultOptions())
 		var out [][]string
-		analyzeFiles(t, a, files, func(_ string, rows *Rows) {
+		analyzeFiles(t, a, files, func(_ string, rows *schema.Batch) {
 			var s []string
 			for _, bot := range rows.BotRows() {
 				s = append(s, bot.Verdict+bot.Somesite+bot.CIC+bot.CCClass)
@@ -94,7 +94,7 @@ func TestVerdictWorstCase(t *testing.T) {
 		fmt.Fprintf(&sb, "Allow: /p%d\nDisallow: /p%d*\n", i, i)
 	}
 	a, _ := NewAnalyzer(DefaultOptions())
-	var rows Rows
+	var rows schema.Batch
 	start := time.Now()
 	a.Analyze(captureOf([]byte(sb.String()), 200), &rows)
 	if d := time.Since(start); d > 5*time.Second {

@@ -29,6 +29,11 @@ type Options struct {
 	Templates *TemplateSet
 	// Ranks, when not nil, fills captures.rank (robotstat analyze --sites).
 	Ranks *RankTable
+	// Grouping is parse.GroupingRFC (the default, RFC 9309 §2.2.4) or
+	// parse.GroupingGoogle (a sitemap or other record ends a run of
+	// user-agent lines, as in Google's parser), for sensitivity analyses.
+	// Every table follows it: groups, agents and verdicts alike.
+	Grouping parse.Grouping
 }
 
 // DefaultOptions returns the options robotstat analyze uses without flags.
@@ -51,7 +56,7 @@ func (o Options) Validate() error {
 			return fmt.Errorf("%w: %q", ErrUnknownTable, t)
 		}
 	}
-	if err := (parse.Options{Limit: o.ParseLimit}).Validate(); err != nil {
+	if err := (parse.Options{Limit: o.ParseLimit, Grouping: o.Grouping}).Validate(); err != nil {
 		return err
 	}
 	return nil
@@ -89,6 +94,9 @@ func (o Options) Metadata() map[string]string {
 	}
 	if o.Ranks != nil {
 		m["robotstat.sites_ranked"] = fmt.Sprint(o.Ranks.Len())
+	}
+	if o.Grouping == parse.GroupingGoogle {
+		m["robotstat.grouping"] = "google"
 	}
 	return m
 }

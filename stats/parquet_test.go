@@ -22,7 +22,7 @@ func TestRowsThroughSchemaWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows Rows
+	var rows schema.Batch
 	for i, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -37,12 +37,9 @@ func TestRowsThroughSchemaWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-		schema.WriteBots(ds.Bots().Local(), rows.Bots), ds.Directives().Write(rows.Directives), ds.Rules().Write(rows.Rules),
-		ds.Sitemaps().Write(rows.Sitemaps), ds.Diagnostics().Write(rows.Diagnostics)} {
-		if err != nil {
-			t.Fatal(err)
-		}
+	written := rows // Write resets rows; the copy keeps the slices and their memory
+	if err := ds.Sink().Write(&written); err != nil {
+		t.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)

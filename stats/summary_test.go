@@ -23,13 +23,13 @@ type site struct {
 
 // analyzeSites runs the Analyzer over the sites of one crawl and returns its
 // rows, with ranks set as --sites would.
-func analyzeSites(t testing.TB, crawl string, sites []site) *Rows {
+func analyzeSites(t testing.TB, crawl string, sites []site) *schema.Batch {
 	t.Helper()
 	a, err := NewAnalyzer(DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows Rows
+	var rows schema.Batch
 	for i, s := range sites {
 		path := s.path
 		if path == "" {
@@ -48,7 +48,7 @@ func analyzeSites(t testing.TB, crawl string, sites []site) *Rows {
 	return &rows
 }
 
-func feed(t *testing.T, s *Summary, crawl string, rows *Rows) {
+func feed(t *testing.T, s *Summary, crawl string, rows *schema.Batch) {
 	t.Helper()
 	s.BeginCrawl(crawl, int64(len(rows.Captures)))
 	// Feed in small batches, in a different table order than written, as
@@ -318,8 +318,7 @@ func TestSummaryManyDuplicates(t *testing.T) {
 			if rep == 0 && h%4 == 0 {
 				verdict = schema.VerdictFull
 			}
-			bots = append(bots, schema.BotRow{Key: schema.Key{CaptureID: id}, Bot: "GPTBot", Category: "ai-training",
-				Matched: schema.MatchedNamed, Verdict: verdict})
+			bots = append(bots, schema.BotRow{Key: schema.Key{CaptureID: id}, Bot: "GPTBot", Category: "ai-training", Matched: schema.MatchedNamed, Verdict: verdict})
 		}
 	}
 	s.BeginCrawl("c", int64(len(rows)))

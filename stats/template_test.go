@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotstat/robotstat/schema"
 )
 
 // templateOf runs the embedded fingerprints on body.
@@ -14,7 +16,7 @@ func templateOf(t testing.TB, body []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows Rows
+	var rows schema.Batch
 	a.Analyze(captureOf(body, 200), &rows)
 	return rows.Captures[0].Template
 }
@@ -80,7 +82,7 @@ func TestTemplatesRealFiles(t *testing.T) {
 func TestTemplatesSharedCorpus(t *testing.T) {
 	a, _ := NewAnalyzer(DefaultOptions())
 	got := map[string]int{}
-	analyzeFiles(t, a, avuimFiles(t), func(_ string, rows *Rows) {
+	analyzeFiles(t, a, avuimFiles(t), func(_ string, rows *schema.Batch) {
 		if tm := rows.Captures[0].Template; tm != "" {
 			got[tm]++
 		}

@@ -9,27 +9,28 @@ import (
 	"github.com/robotstat/robotstat/schema"
 )
 
-// Verdicts is the answer of every definition for one agent on one capture,
-// in the bots table's vocabularies (schema.VerdictFull, schema.CICAll,
-// schema.CCClassDisallowAll, ...). See the package documentation and
-// VERDICTS.md for the definitions.
-type Verdicts struct {
-	Verdict  string // robotstat: full, partial, none, unknown
-	Somesite string // Liu et al. IMC'25: full, partial, none, unknown
-	CIC      string // Longpre et al. 2024: all, some, none, unknown
-	CCClass  string // Common Crawl robotstxt-experiments: disallow-all, allow-all, allow-part, unknown
-	// RootAllowed reports whether "/" may be fetched; meaningless when
-	// Known is false.
-	RootAllowed bool
-	// Known is false for an unresolved redirect (every verdict unknown).
-	Known bool
+// The verdicts of every definition for one agent on one capture are a
+// schema.BotVerdict, in the bots table's vocabularies (schema.VerdictFull,
+// schema.CICAll, schema.CCClassDisallowAll, ...); RootAllowed is nil for an
+// unresolved redirect, whose verdicts are all unknown. See the package
+// documentation and VERDICTS.md for the definitions. Matched is left to the
+// caller, which knows how the agent was looked up.
+
+// rootAllowed holds the two values BotVerdict.RootAllowed points at.
+var rootAllowed = [2]bool{false, true}
+
+func rootPtr(allowed bool) *bool {
+	if allowed {
+		return &rootAllowed[1]
+	}
+	return &rootAllowed[0]
 }
 
 var (
-	verdictsUnavailable = Verdicts{schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll, true, true}
-	verdictsUnreachable = Verdicts{schema.VerdictFull, schema.VerdictFull, schema.CICAll, schema.CCClassDisallowAll, false, true}
-	verdictsRedirect    = Verdicts{schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, schema.VerdictUnknown, false, false}
-	verdictsNoGroup     = Verdicts{schema.VerdictNone, schema.VerdictNone, schema.CICNone, schema.CCClassAllowAll, true, true}
+	verdictsUnavailable = schema.BotVerdict{Verdict: schema.VerdictNone, Somesite: schema.VerdictNone, CIC: schema.CICNone, CCClass: schema.CCClassAllowAll, RootAllowed: rootPtr(true)}
+	verdictsUnreachable = schema.BotVerdict{Verdict: schema.VerdictFull, Somesite: schema.VerdictFull, CIC: schema.CICAll, CCClass: schema.CCClassDisallowAll, RootAllowed: rootPtr(false)}
+	verdictsRedirect    = schema.BotVerdict{Verdict: schema.VerdictUnknown, Somesite: schema.VerdictUnknown, CIC: schema.VerdictUnknown, CCClass: schema.VerdictUnknown}
+	verdictsNoGroup     = schema.BotVerdict{Verdict: schema.VerdictNone, Somesite: schema.VerdictNone, CIC: schema.CICNone, CCClass: schema.CCClassAllowAll, RootAllowed: rootPtr(true)}
 )
 
 // Witness paths. probePath stands for "a path no rule was written for"; its
@@ -41,7 +42,7 @@ const (
 	somesiteDummy = "/dummy-testing-path-54321"
 )
 
-// Verdicter computes Verdicts for the agents of one compiled file, once per
+// Verdicter computes the verdicts of the agents of one compiled file, once per
 // distinct group set (parse.SetID): all agents that fall back to "*", and
 // all agents named only in one stacked group, share one computation.
 //
@@ -154,7 +155,7 @@ func (v *Verdicter) distinct(i int) bool {
 // once computed) and the decision for "/" (0 not yet decided, 1 allowed,
 // -1 disallowed).
 type setMemo struct {
-	verdicts Verdicts
+	verdicts schema.BotVerdict
 	root     int8
 }
 
@@ -180,7 +181,7 @@ func (v *Verdicter) RootAllowed(id parse.SetID, m parse.Match) bool {
 
 // For returns the verdicts for an agent that Lookup resolved to (id, m).
 // Results are cached per SetID until the next Reset.
-func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
+func (v *Verdicter) For(id parse.SetID, m parse.Match) schema.BotVerdict {
 	switch v.r.Outcome() {
 	case parse.OutcomeUnavailable:
 		return verdictsUnavailable
@@ -192,16 +193,15 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) Verdicts {
 	if id == parse.NoSet {
 		return verdictsNoGroup
 	}
-	if c := &v.sets[id]; c.verdicts.Known {
+	if c := &v.sets[id]; c.verdicts.Known() {
 		return c.verdicts
 	}
-	var out Verdicts
-	out.Known = true
+	var out schema.BotVerdict
 	// Most sets are decided after a few witnesses; the index is built only
 	// for a large set that needs many (see index.go).
 	v.curSet = id
 	v.useIdx, v.tries, v.bigSet = false, 0, v.setSize(id) > indexThreshold
-	out.RootAllowed = v.RootAllowed(id, m)
+	out.RootAllowed = rootPtr(v.RootAllowed(id, m))
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
 		// every witness and every somesite path would be.

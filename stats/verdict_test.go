@@ -9,7 +9,7 @@ import (
 
 // verdictsOf compiles body, applies the status outcome and returns the
 // verdicts and match for agent.
-func verdictsOf(t testing.TB, body string, status int, agent string) (Verdicts, parse.Match) {
+func verdictsOf(t testing.TB, body string, status int, agent string) (schema.BotVerdict, parse.Match) {
 	t.Helper()
 	var r parse.Robots
 	p := parse.NewParser(parse.Options{})
@@ -127,12 +127,12 @@ func TestVerdicts(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			v, m := verdictsOf(t, tc.body, tc.status, tc.agent)
-			got := want{v.Verdict, v.Somesite, v.CIC, v.CCClass, v.RootAllowed, m}
+			if !v.Known() {
+				t.Fatalf("verdicts unknown (RootAllowed nil)")
+			}
+			got := want{v.Verdict, v.Somesite, v.CIC, v.CCClass, *v.RootAllowed, m}
 			if got != tc.want {
 				t.Errorf("%q as %s:\n got %+v\nwant %+v", tc.body, tc.agent, got, tc.want)
-			}
-			if !v.Known {
-				t.Errorf("Known = false")
 			}
 		})
 	}
@@ -140,7 +140,7 @@ func TestVerdicts(t *testing.T) {
 
 func TestVerdictsRedirectUnknown(t *testing.T) {
 	v, _ := verdictsOf(t, "User-agent: *\nDisallow: /\n", 301, "GPTBot")
-	if v.Known || v.Verdict != schema.VerdictUnknown || v.Somesite != schema.VerdictUnknown || v.CIC != schema.VerdictUnknown || v.CCClass != schema.VerdictUnknown {
+	if v.Known() || v.Verdict != schema.VerdictUnknown || v.Somesite != schema.VerdictUnknown || v.CIC != schema.VerdictUnknown || v.CCClass != schema.VerdictUnknown {
 		t.Errorf("301: %+v", v)
 	}
 }

@@ -115,35 +115,15 @@ type analyzeRun struct {
 // touches it until the run ends.
 type analyzeWorker struct {
 	analyzer *stats.Analyzer
-	rows     stats.Rows
-	out      *localTables
+	batch    schema.Batch
+	sink     *schema.Sink
 	outcomes outcomeCounts // summed over the workers at the end
 }
 
 // flushRows is how many rows a worker buffers before handing them to its
-// LocalWriters: large enough to amortise the calls, small enough that a
-// worker holds a few MB of rows.
+// Sink: large enough to amortise the calls, small enough that a worker
+// holds a few MB of rows.
 const flushRows = 8192
-
-// localTables are one worker's LocalWriters for the tables with many rows
-// per capture (bots 101, agents 8, groups 5 and rules on Common Crawl's
-// robots.txt captures): each encodes in the worker's goroutine and takes
-// its table's lock only to append a finished row group, so workers encode
-// them in parallel. The tables of a row or two per capture go through the
-// shared TableWriters: their row groups span so many captures that the
-// url and capture_id dictionaries overflow into plain pages, which
-// parquet-go cannot append verbatim and would re-encode under the lock,
-// encoding those rows twice (measured: captures and directives).
-type localTables struct {
-	groups *schema.LocalWriter[schema.GroupRow]
-	agents *schema.LocalWriter[schema.AgentRow]
-	bots   *schema.LocalWriter[schema.BotRow]
-	rules  *schema.LocalWriter[schema.RuleRow]
-}
-
-func newLocalTables(ds *schema.Dataset) *localTables {
-	return &localTables{groups: ds.Groups().Local(), agents: ds.Agents().Local(), bots: ds.Bots().Local(), rules: ds.Rules().Local()}
-}
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
 	if f.workers < 1 {
@@ -270,13 +250,13 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		if err != nil {
 			return usageErrorf("analyze", "%v", err)
 		}
-		run.workers = append(run.workers, &analyzeWorker{analyzer: a, out: newLocalTables(ds)})
+		run.workers = append(run.workers, &analyzeWorker{analyzer: a, sink: ds.Sink()})
 	}
 	start := time.Now()
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr == nil {
 		for _, wk := range run.workers {
-			if err := run.flush(wk); err != nil {
+			if err := wk.sink.Write(&wk.batch); err != nil {
 				runErr = err
 				break
 			}
@@ -328,14 +308,8 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			res.ErrorsBy[pipeline.Class(c).String()] = n
 		}
 	}
-	for _, t := range []interface {
-		Enabled() bool
-		Name() schema.TableName
-		Rows() int64
-	}{ds.Captures(), ds.Groups(), ds.Agents(), ds.Bots(), ds.Directives(), ds.Rules(), ds.Sitemaps(), ds.Diagnostics()} {
-		if t.Enabled() {
-			res.Tables[string(t.Name())] = t.Rows()
-		}
+	for _, t := range ds.Rows() {
+		res.Tables[string(t.Table)] = t.Rows
 	}
 	if f.json {
 		enc := json.NewEncoder(m.Stdout)
@@ -354,35 +328,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 // consume analyses one capture on worker w.
 func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
 	wk := r.workers[w]
-	before := len(wk.rows.Captures)
-	wk.analyzer.Analyze(c, &wk.rows)
-	for _, cr := range wk.rows.Captures[before:] {
-		wk.outcomes.add(cr.Outcome)
+	wk.outcomes.add(wk.analyzer.Analyze(c, &wk.batch))
+	if wk.batch.Len() >= flushRows {
+		return wk.sink.Write(&wk.batch)
 	}
-	if wk.rows.Len() >= flushRows {
-		return r.flush(wk)
-	}
-	return nil
-}
-
-// flush hands a worker's rows to its table writers.
-func (r *analyzeRun) flush(wk *analyzeWorker) error {
-	rows, out, ds := &wk.rows, wk.out, r.ds
-	for _, err := range []error{
-		ds.Captures().Write(rows.Captures),
-		out.groups.Write(rows.Groups),
-		out.agents.Write(rows.Agents),
-		schema.WriteBots(out.bots, rows.Bots),
-		ds.Directives().Write(rows.Directives),
-		out.rules.Write(rows.Rules),
-		ds.Sitemaps().Write(rows.Sitemaps),
-		ds.Diagnostics().Write(rows.Diagnostics),
-	} {
-		if err != nil {
-			return fmt.Errorf("writing rows: %w", err)
-		}
-	}
-	rows.Reset()
 	return nil
 }
 
@@ -437,9 +386,10 @@ var outcomeOrder = [...]struct{ value, label string }{
 // worker adds one per capture, so it is an array, not a map.
 type outcomeCounts [len(outcomeOrder)]int64
 
-func (c *outcomeCounts) add(outcome string) {
+func (c *outcomeCounts) add(o parse.Outcome) {
+	v := o.String()
 	for i := range outcomeOrder {
-		if outcomeOrder[i].value == outcome {
+		if outcomeOrder[i].value == v {
 			c[i]++
 			return
 		}

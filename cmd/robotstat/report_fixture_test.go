@@ -205,7 +205,7 @@ func writeReportFixture(t testing.TB, dir string) map[string]int64 {
 	}
 	defer ds.Abort()
 	for k := range fixtureCrawls {
-		var rows stats.Rows
+		var rows schema.Batch
 		for _, c := range fixtureCaptures(sites, k) {
 			before := len(rows.Captures)
 			a.Analyze(&c, &rows)

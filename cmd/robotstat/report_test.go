@@ -41,7 +41,7 @@ func writeSites(t *testing.T, sites []reportSite) string {
 		t.Fatal(err)
 	}
 	defer ds.Abort()
-	var rows stats.Rows
+	var rows schema.Batch
 	for i, s := range sites {
 		u, err := url.Parse(s.url)
 		if err != nil {
@@ -60,14 +60,11 @@ func writeSites(t *testing.T, sites []reportSite) string {
 	return dir
 }
 
-// writeRows hands the default tables' rows to ds.
-func writeRows(t testing.TB, ds *schema.Dataset, rows *stats.Rows) {
+// writeRows hands the rows to ds, as analyze does.
+func writeRows(t testing.TB, ds *schema.Dataset, rows *schema.Batch) {
 	t.Helper()
-	for _, err := range []error{ds.Captures().Write(rows.Captures), ds.Groups().Write(rows.Groups), ds.Agents().Write(rows.Agents),
-		ds.Bots().Write(rows.BotRows()), ds.Directives().Write(rows.Directives)} {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := ds.Sink().Write(rows); err != nil {
+		t.Fatal(err)
 	}
 }
 

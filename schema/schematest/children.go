@@ -1,6 +1,7 @@
 package schematest
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/robotstat/robotstat/schema"
@@ -8,11 +9,14 @@ import (
 
 // Catalog is the fixture's bot catalog: every capture has one bots row per
 // entry.
-var Catalog = [...]struct{ Bot, Operator, Category string }{
-	{"GPTBot", "OpenAI", schema.CategoryAITraining},
-	{"CCBot", "Common Crawl", schema.CategoryAIData},
-	{"ClaudeBot", "Anthropic", schema.CategoryAITraining},
+var Catalog = [...]schema.BotIdent{
+	{Bot: "GPTBot", Operator: "OpenAI", Category: schema.CategoryAITraining},
+	{Bot: "CCBot", Operator: "Common Crawl", Category: schema.CategoryAIData},
+	{Bot: "ClaudeBot", Operator: "Anthropic", Category: schema.CategoryAITraining},
 }
+
+// catalogList is Catalog as the bots blocks list it.
+var catalogList = schema.NewBotList(Catalog[:])
 
 // fixture groups, by index: the * group, a stacked group naming GPTBot and
 // CCBot, and a Google-Extended group with an empty disallow.
@@ -21,7 +25,7 @@ var groupTokens = [...][]string{{"*"}, {"gptbot", "ccbot"}, {"google-extended"}}
 
 // add appends the rows that describe capture i (whose captures row is c)
 // to every table but captures.
-func (r *Rows) add(i int, c schema.CaptureRow) {
+func add(r *schema.Batch, i int, c schema.CaptureRow) {
 	k := c.Key
 	parsed := c.Outcome == schema.OutcomeParsed
 	named := map[string]bool{}
@@ -93,6 +97,7 @@ func (r *Rows) add(i int, c schema.CaptureRow) {
 	if c.LooksHTML {
 		r.Diagnostics = append(r.Diagnostics, schema.DiagnosticRow{Key: k, Code: "html-body", Message: "body looks like an HTML page"})
 	}
+	block := schema.BotsBlock{Key: k, Bots: catalogList}
 	for _, b := range Catalog {
 		row := schema.BotRow{Key: k, Bot: b.Bot, Operator: b.Operator, Category: b.Category}
 		var allowed bool
@@ -116,6 +121,16 @@ func (r *Rows) add(i int, c schema.CaptureRow) {
 		if row.Verdict != schema.VerdictUnknown {
 			row.RootAllowed = &allowed
 		}
-		r.Bots = append(r.Bots, row)
+		v := row.Verdicts()
+		t := slices.IndexFunc(block.Verdicts, func(u schema.BotVerdict) bool {
+			return u.Matched == v.Matched && u.Verdict == v.Verdict && (u.RootAllowed == nil) == (v.RootAllowed == nil) &&
+				(u.RootAllowed == nil || *u.RootAllowed == *v.RootAllowed)
+		})
+		if t < 0 {
+			t = len(block.Verdicts)
+			block.Verdicts = append(block.Verdicts, v)
+		}
+		block.Index = append(block.Index, int32(t))
 	}
+	r.Bots = append(r.Bots, block)
 }

@@ -24,56 +24,45 @@ var Crawls = [...]string{"CC-MAIN-2024-33", "CC-MAIN-2024-38", ""}
 // later.
 var Base = time.Date(2024, 8, 3, 12, 0, 0, 0, time.UTC)
 
-// Rows holds the rows of every table of a fixture dataset.
-//
-// A Rows is not safe for concurrent mutation; its slices may be read
-// concurrently.
-type Rows struct {
-	Captures    []schema.CaptureRow
-	Groups      []schema.GroupRow
-	Agents      []schema.AgentRow
-	Bots        []schema.BotRow
-	Directives  []schema.DirectiveRow
-	Rules       []schema.RuleRow
-	Sitemaps    []schema.SitemapRow
-	Diagnostics []schema.DiagnosticRow
-}
-
 // Generate returns the rows of n captures: Range(0, n).
-func Generate(n int) *Rows { return Range(0, n) }
+func Generate(n int) *schema.Batch { return Range(0, n) }
 
 // Range returns the rows of captures from to to-1: Capture(i) and the rows
-// of the other tables that describe it. Ranges that do not overlap hold
-// different captures, so concurrent writers can each take one.
-func Range(from, to int) *Rows {
-	r := &Rows{}
+// of the other tables that describe it, the bots rows as one block per
+// capture over the Catalog. Ranges that do not overlap hold different
+// captures, so concurrent writers can each take one. The batch's slices
+// are its own (none is cut from its arenas): it may be read concurrently.
+func Range(from, to int) *schema.Batch {
+	r := &schema.Batch{}
 	for i := from; i < to; i++ {
 		c := Capture(i)
 		r.Captures = append(r.Captures, c)
-		r.add(i, c)
+		add(r, i, c)
 	}
 	return r
 }
 
-// Count returns how many rows of table t the fixture holds.
-func (r *Rows) Count(t schema.TableName) int {
+// Count returns how many rows of table t the batch holds.
+func Count(r *schema.Batch, t schema.TableName) int {
 	n := 0
-	r.ForEachKey(t, func(schema.Key) { n++ })
+	ForEachKey(r, t, func(schema.Key) { n++ })
 	return n
 }
 
-// Write writes every table's rows to ds in batches of batch rows (all of
-// them at once when batch <= 0). It does not commit.
-func (r *Rows) Write(ds *schema.Dataset, batch int) error {
+// Write writes every table's rows to ds through each table's shared
+// TableWriter (the bots blocks as rows, through parquet-go's writer) in
+// batches of batch rows (all of them at once when batch <= 0). It does not
+// commit and leaves r as it is.
+func Write(ds *schema.Dataset, r *schema.Batch, batch int) error {
 	return cmp.Or(
-		WriteBatches(ds.Captures(), r.Captures, batch),
-		WriteBatches(ds.Groups(), r.Groups, batch),
-		WriteBatches(ds.Agents(), r.Agents, batch),
-		WriteBatches(ds.Bots(), r.Bots, batch),
-		WriteBatches(ds.Directives(), r.Directives, batch),
-		WriteBatches(ds.Rules(), r.Rules, batch),
-		WriteBatches(ds.Sitemaps(), r.Sitemaps, batch),
-		WriteBatches(ds.Diagnostics(), r.Diagnostics, batch),
+		WriteBatches(schema.WriterOf[schema.CaptureRow](ds), r.Captures, batch),
+		WriteBatches(schema.WriterOf[schema.GroupRow](ds), r.Groups, batch),
+		WriteBatches(schema.WriterOf[schema.AgentRow](ds), r.Agents, batch),
+		WriteBatches(schema.WriterOf[schema.BotRow](ds), r.BotRows(), batch),
+		WriteBatches(schema.WriterOf[schema.DirectiveRow](ds), r.Directives, batch),
+		WriteBatches(schema.WriterOf[schema.RuleRow](ds), r.Rules, batch),
+		WriteBatches(schema.WriterOf[schema.SitemapRow](ds), r.Sitemaps, batch),
+		WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds), r.Diagnostics, batch),
 	)
 }
 
@@ -185,8 +174,8 @@ func Capture(i int) schema.CaptureRow {
 	return c
 }
 
-// ForEachKey calls f with the Key of every row of table t, in order.
-func (r *Rows) ForEachKey(t schema.TableName, f func(schema.Key)) {
+// ForEachKey calls f with the Key of every row of table t of r, in order.
+func ForEachKey(r *schema.Batch, t schema.TableName, f func(schema.Key)) {
 	switch t {
 	case schema.Captures:
 		for _, x := range r.Captures {
@@ -202,7 +191,9 @@ func (r *Rows) ForEachKey(t schema.TableName, f func(schema.Key)) {
 		}
 	case schema.Bots:
 		for _, x := range r.Bots {
-			f(x.Key)
+			for range x.Rows() {
+				f(x.Key)
+			}
 		}
 	case schema.Directives:
 		for _, x := range r.Directives {

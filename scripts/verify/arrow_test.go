@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/schema/schematest"
 )
 
 func allTables() []string {
@@ -169,7 +170,7 @@ func TestArrowReadsEveryFile(t *testing.T) {
 		})
 	}
 	for _, tb := range allTables() {
-		if want := int64(fixture.Count(schema.TableName(tb))); rowsPerTable[tb] != want {
+		if want := int64(schematest.Count(fixture, schema.TableName(tb))); rowsPerTable[tb] != want {
 			t.Errorf("%s: %d rows over all files, want %d", tb, rowsPerTable[tb], want)
 		}
 	}

@@ -230,7 +230,7 @@ func TestDuckDBValues(t *testing.T) {
 	t.Run("bots_nullable_bool", func(t *testing.T) {
 		got := query(t, "SELECT verdict, coalesce(root_allowed::VARCHAR, 'NULL'), count(*) FROM "+glob(fixtureRoot, "bots")+" GROUP BY ALL ORDER BY ALL")
 		counts := map[string]int{}
-		for _, b := range fixture.Bots {
+		for _, b := range fixture.BotRows() {
 			ra := "NULL"
 			if b.RootAllowed != nil {
 				ra = fmt.Sprint(*b.RootAllowed)

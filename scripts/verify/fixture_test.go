@@ -65,7 +65,7 @@ func run(m *testing.M) (int, error) {
 	}
 
 	escapeRoot = tmp + "/escape"
-	rows := &schematest.Rows{}
+	rows := &schema.Batch{}
 	for i, crawl := range escapeCrawls {
 		c := schematest.Capture(i)
 		c.Crawl = crawl
@@ -85,22 +85,22 @@ func run(m *testing.M) (int, error) {
 	return m.Run(), nil
 }
 
-func writeDataset(o schema.Options, rows *schematest.Rows) error {
+func writeDataset(o schema.Options, rows *schema.Batch) error {
 	ds, err := schema.Create(o)
 	if err != nil {
 		return err
 	}
 	defer ds.Abort()
-	if err := rows.Write(ds, 50); err != nil {
+	if err := schematest.Write(ds, rows, 50); err != nil {
 		return err
 	}
 	return ds.Commit(context.Background())
 }
 
 // crawlCounts returns how many rows of table t each crawl has in rows.
-func crawlCounts(rows *schematest.Rows, t schema.TableName) map[string]int {
+func crawlCounts(rows *schema.Batch, t schema.TableName) map[string]int {
 	m := map[string]int{}
-	rows.ForEachKey(t, func(k schema.Key) { m[k.Crawl]++ })
+	schematest.ForEachKey(rows, t, func(k schema.Key) { m[k.Crawl]++ })
 	return m
 }
 

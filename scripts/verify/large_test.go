@@ -33,7 +33,7 @@ func TestLargeFile(t *testing.T) {
 		urlBytes += int64(len(c.URL))
 		batch = append(batch, c)
 		if len(batch) == cap(batch) {
-			if err := ds.Captures().Write(batch); err != nil {
+			if err := schema.WriterOf[schema.CaptureRow](ds).Write(batch); err != nil {
 				t.Fatal(err)
 			}
 			batch = batch[:0]
@@ -94,7 +94,7 @@ func TestLargeFile(t *testing.T) {
 // zero-row file that DuckDB can describe and count.
 func TestEmptyTables(t *testing.T) {
 	root := t.TempDir()
-	rows := &schematest.Rows{Captures: schematest.Generate(3).Captures}
+	rows := &schema.Batch{Captures: schematest.Generate(3).Captures}
 	if err := writeDataset(schema.Options{Dir: root, RunID: "empty", Tables: schema.AllTables()}, rows); err != nil {
 		t.Fatal(err)
 	}

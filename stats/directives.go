@@ -1,6 +1,9 @@
 package stats
 
-import "github.com/robotstat/robotstat/internal/ascii"
+import (
+	"github.com/robotstat/robotstat/internal/ascii"
+	"github.com/robotstat/robotstat/schema"
+)
 
 // Directives: one row per capture and directive key. The key is the key as
 // written, lower-cased, with runs of white space folded to one space, so
@@ -103,4 +106,30 @@ func appendDirectiveKey(dst, raw []byte) []byte {
 		dst = append(dst, ascii.Lower(c))
 	}
 	return dst
+}
+
+// directiveRows appends one directives row per distinct key of the file,
+// with its Content-Signal / Content-Usage pairs.
+func (a *Analyzer) directiveRows(k *capture, dst *schema.Batch) {
+	col := &a.col
+	for di := range col.dirs {
+		d := &col.dirs[di]
+		row := schema.DirectiveRow{
+			Key: k.key, Directive: d.key, Count: d.count, FirstLine: d.firstLine,
+			FirstValue: d.firstValue, Kind: d.kind, Canonical: d.canonical,
+		}
+		if d.signal {
+			mark := dst.Signals.Mark()
+			for _, s := range col.signals {
+				if s.dir == int32(di) {
+					dst.Signals.Append(schema.Signal{Key: s.key, Value: s.value})
+				}
+			}
+			row.Signals = dst.Signals.Since(mark)
+			if len(row.Signals) == 0 {
+				row.Signals = []schema.Signal{}
+			}
+		}
+		dst.Directives = append(dst.Directives, row)
+	}
 }
