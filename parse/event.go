@@ -130,8 +130,9 @@ type FileInfo struct {
 	BOM bool
 }
 
-// Summary is handed to Handler.End after the last line.
-type Summary struct {
+// LineCounts is handed to Handler.End after the last line: how many lines
+// of each kind the parse saw.
+type LineCounts struct {
 	Lines     int // physical lines parsed
 	Blank     int
 	Comment   int // lines holding a comment
@@ -160,7 +161,7 @@ type Handler interface {
 	Sitemap(e *Entry)
 	Other(e *Entry)
 	Line(l *LineInfo)
-	End(s *Summary)
+	End(s *LineCounts)
 }
 
 // NopHandler implements every Handler method as a no-op; embed it.
@@ -173,7 +174,7 @@ func (NopHandler) Disallow(*Entry)  {}
 func (NopHandler) Sitemap(*Entry)   {}
 func (NopHandler) Other(*Entry)     {}
 func (NopHandler) Line(*LineInfo)   {}
-func (NopHandler) End(*Summary)     {}
+func (NopHandler) End(*LineCounts)     {}
 
 // Tee is a Handler that forwards every event to each of its handlers in
 // order. Build it once and reuse it: a Tee value does not allocate per event.
@@ -214,7 +215,7 @@ func (t Tee) Line(l *LineInfo) {
 		h.Line(l)
 	}
 }
-func (t Tee) End(s *Summary) {
+func (t Tee) End(s *LineCounts) {
 	for _, h := range t {
 		h.End(s)
 	}

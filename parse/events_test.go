@@ -25,7 +25,7 @@ func (r *recorder) Other(e *Entry)     { r.entry("other", e) }
 func (r *recorder) Line(l *LineInfo) {
 	r.out = append(r.out, fmt.Sprintf("line %d off=%d len=%d %s", l.Num, l.Offset, l.Len, flagString(l.Flags)))
 }
-func (r *recorder) End(s *Summary) {
+func (r *recorder) End(s *LineCounts) {
 	r.out = append(r.out, fmt.Sprintf("end %+v", *s))
 }
 

@@ -100,7 +100,7 @@ func (h *invariants) Line(l *LineInfo) {
 	h.lines++
 }
 
-func (h *invariants) End(s *Summary) {
+func (h *invariants) End(s *LineCounts) {
 	if s.Lines != h.lines || s.Directive != h.directive {
 		h.t.Fatalf("summary %+v, saw %d lines %d directives", *s, h.lines, h.directive)
 	}

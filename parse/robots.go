@@ -28,7 +28,7 @@ type Robots struct {
 	arena    []byte
 	outcome  Outcome
 	info     FileInfo
-	sum      Summary
+	sum      LineCounts
 
 	// token index: open addressing over tokens, slots hold token id + 1.
 	tokens []token
@@ -218,8 +218,8 @@ func (r *Robots) Agents() []Agent { return r.agents }
 // not part of any group (RFC 9309 §2.2.4).
 func (r *Robots) Sitemaps() [][]byte { return r.sitemaps }
 
-// Info returns the FileInfo and Summary of the last parse.
-func (r *Robots) Info() (FileInfo, Summary) { return r.info, r.sum }
+// Info returns the FileInfo and LineCounts of the last parse.
+func (r *Robots) Info() (FileInfo, LineCounts) { return r.info, r.sum }
 
 // Outcome returns how decisions are made (see SetOutcome).
 func (r *Robots) Outcome() Outcome { return r.outcome }
@@ -311,7 +311,7 @@ func (b *builder) Start(f *FileInfo) {
 	r.starSet = NoSet
 	r.outcome = OutcomeParsed
 	r.info = *f
-	r.sum = Summary{}
+	r.sum = LineCounts{}
 }
 
 func (b *builder) store(v []byte) span {
@@ -372,7 +372,7 @@ func (b *builder) Sitemap(e *Entry) {
 func (b *builder) Other(*Entry)   {}
 func (b *builder) Line(*LineInfo) {}
 
-func (b *builder) End(s *Summary) {
+func (b *builder) End(s *LineCounts) {
 	r := (*Robots)(b)
 	r.sum = *s
 	// The arena no longer grows: turn spans into slices.

@@ -16,7 +16,7 @@ type Parser struct {
 	entry  Entry
 	line   LineInfo
 	info   FileInfo
-	sum    Summary
+	sum    LineCounts
 	keyBuf []byte
 	// group is the index of the current group, -1 before the first
 	// user-agent line; inAgents says the last record that counts for
@@ -38,7 +38,7 @@ func NewParser(opts Options) *Parser {
 func (p *Parser) Parse(body []byte, h Handler) {
 	limit := p.opts.limit()
 	longLine := p.opts.longLine()
-	p.sum = Summary{}
+	p.sum = LineCounts{}
 	p.group, p.inAgents = -1, false
 	p.info = FileInfo{Size: len(body), Parsed: len(body)}
 	data := body

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders robotstat report's HTML page for the report fixture (four crawls
 # of 400 made-up sites with real robots.txt bodies mixed in, ranks, repeats,
-# redirects; see cmd/robotstat/report_fixture_test.go) and photographs it in
+# redirects; see report/reporttest/fixture.go) and photographs it in
 # headless Chromium at a desktop and a phone width, by crawl and by rank.
 # Then TestReportScreenshots checks that the pictures are not blank and that
 # every chart's colours are there. Look at the PNGs yourself: the script
@@ -47,7 +47,7 @@ echo "== $("$chromium" --version 2>/dev/null || echo chromium)"
 echo "== building robotstat and writing the fixture"
 go build -o "$out/robotstat" ./cmd/robotstat
 rm -rf "$out/data"
-ROBOTSTAT_REPORT_FIXTURE="$out/data" go test ./cmd/robotstat -run '^TestWriteReportFixture$' -count=1 >/dev/null
+go run ./scripts/reportfixture "$out/data"
 "$out/robotstat" report "$out/data" --html "$out/report.html" >"$out/report.txt" 2>>"$out/report.log"
 "$out/robotstat" report "$out/data" --by rank --html "$out/report-by-rank.html" >"$out/report-by-rank.txt" 2>>"$out/report.log"
 
@@ -73,7 +73,7 @@ shoot "$out/report.html" "$out/narrow-full.png" 390 16000
 shoot "$out/report-by-rank.html" "$out/rank-desktop-full.png" 1280 9800
 
 echo "== checking them"
-if ! ROBOTSTAT_SCREENSHOTS="$out" go test ./cmd/robotstat -run '^TestReportScreenshots$' -count=1 -v >"$out/check.log" 2>&1; then
+if ! ROBOTSTAT_SCREENSHOTS="$out" go test ./report -run '^TestReportScreenshots$' -count=1 -v >"$out/check.log" 2>&1; then
 	cat "$out/check.log"
 	exit 1
 fi

@@ -225,7 +225,7 @@ func (h *collector) lineText(l *parse.LineInfo) []byte {
 	return b[l.Offset:end]
 }
 
-func (h *collector) End(*parse.Summary) {
+func (h *collector) End(*parse.LineCounts) {
 	h.ruleValues = h.ruleValues[:0]
 	for _, allow := range [...]bool{false, true} {
 		start := 0

@@ -75,12 +75,6 @@
 //     pipeline may have cut at its parse limit; WARC-Payload-Digest, when
 //     recorded, is used as is.
 //
-// Report aggregates: [Summary] (NewSummary) is fed the rows robotstat
-// report reads back and produces its tables; it keeps counts per distinct
-// key (crawl, bot, agent, directive, template), never the rows, and decides
-// which capture stands for each site with blocked Bloom filters. See
-// summary.go for the definitions of a site and of each denominator.
-//
 // # Cost
 //
 // Per capture: one linear parse; per distinct group set, witness decisions

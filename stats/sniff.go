@@ -95,7 +95,7 @@ var controlByte = func() (t [256]uint8) {
 // LineEndings classifies the terminators the parser counted: one kind only
 // gives lf, crlf or cr; several kinds give mixed; none at all (an empty body
 // or a single unterminated line) gives none.
-func LineEndings(s *parse.Summary) string {
+func LineEndings(s *parse.LineCounts) string {
 	kinds, style := 0, schema.LineEndingsNone
 	if s.LF > 0 {
 		kinds, style = kinds+1, schema.LineEndingsLF

@@ -63,11 +63,11 @@ func TestLooksBinary(t *testing.T) {
 
 func TestLineEndings(t *testing.T) {
 	tests := []struct {
-		s    parse.Summary
+		s    parse.LineCounts
 		want string
 	}{
-		{parse.Summary{LF: 3}, "lf"}, {parse.Summary{CRLF: 1}, "crlf"}, {parse.Summary{CR: 2}, "cr"},
-		{parse.Summary{LF: 1, CRLF: 1}, "mixed"}, {parse.Summary{}, "none"},
+		{parse.LineCounts{LF: 3}, "lf"}, {parse.LineCounts{CRLF: 1}, "crlf"}, {parse.LineCounts{CR: 2}, "cr"},
+		{parse.LineCounts{LF: 1, CRLF: 1}, "mixed"}, {parse.LineCounts{}, "none"},
 	}
 	for _, tc := range tests {
 		if got := LineEndings(&tc.s); got != tc.want {

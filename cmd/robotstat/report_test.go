@@ -1,71 +1,26 @@
 package main
 
 import (
-	"context"
-	"flag"
-	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/robotstat/robotstat/pipeline"
-	"github.com/robotstat/robotstat/schema"
-	"github.com/robotstat/robotstat/stats"
+	"github.com/robotstat/robotstat/report/reporttest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
 // reportSite is one capture of a hand-built dataset.
-type reportSite struct {
-	crawl, url string
-	status     int
-	body       string
-	rank       int64
-}
+type reportSite = reporttest.Site
 
 // writeSites runs the sites through the real Analyzer and Dataset writer.
 func writeSites(t *testing.T, sites []reportSite) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "out")
-	so := stats.DefaultOptions()
-	a, err := stats.NewAnalyzer(so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "test", Version: Version, Metadata: so.Metadata()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ds.Abort()
-	var rows schema.Batch
-	for i, s := range sites {
-		u, err := url.Parse(s.url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &pipeline.Capture{Source: "t.warc.gz", Offset: int64(i), Crawl: s.crawl, URL: s.url, RobotsPath: u.Path == "/robots.txt",
-			Status: s.status, Body: []byte(s.body), BodyLen: int64(len(s.body))}
-		before := len(rows.Captures)
-		a.Analyze(c, &rows)
-		rows.Captures[before].Rank = s.rank
-	}
-	writeRows(t, ds, &rows)
-	if err := ds.Commit(context.Background()); err != nil {
+	if err := reporttest.WriteSites(dir, sites, Version); err != nil {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// writeRows hands the rows to ds, as analyze does.
-func writeRows(t testing.TB, ds *schema.Dataset, rows *schema.Batch) {
-	t.Helper()
-	if err := ds.Sink().Write(rows); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // squash collapses runs of spaces, so expectations do not depend on column
@@ -93,12 +48,12 @@ func section(t *testing.T, out, title string) string {
 // another path. Every number below is counted by hand from these bodies.
 func TestReportThreeSites(t *testing.T) {
 	dir := writeSites(t, []reportSite{
-		{"CC-MAIN-2024-33", "https://a.example/robots.txt", 200, "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 5\n", 0},
-		{"CC-MAIN-2024-33", "https://b.example/robots.txt", 200, "User-agent: *\nDisallow: /\n", 0},
-		{"CC-MAIN-2024-33", "https://c.example/robots.txt", 200, "User-agent: *\nDisallow:\n", 0},
-		{"CC-MAIN-2024-33", "https://d.example/robots.txt", 404, "<html>gone</html>", 0},
-		{"CC-MAIN-2024-33", "http://a.example/robots.txt", 200, "User-agent: *\nDisallow:\n", 0},
-		{"CC-MAIN-2024-33", "https://e.example/other/robots.txt", 200, "User-agent: *\nDisallow: /\n", 0},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://b.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://c.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://d.example/robots.txt", Status: 404, Body: "<html>gone</html>"},
+		{Crawl: "CC-MAIN-2024-33", URL: "http://a.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://e.example/other/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
 	})
 	out, errOut, code := run(t, "", "report", dir)
 	if code != 0 {
@@ -170,7 +125,7 @@ func TestReportErrors(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	unranked := writeSites(t, []reportSite{{"c", "https://a.example/robots.txt", 200, "User-agent: *\nDisallow: /\n", 0}})
+	unranked := writeSites(t, []reportSite{{Crawl: "c", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"}})
 	try := "Try: robotstat report --help"
 	cases := []struct {
 		name   string
@@ -215,178 +170,12 @@ func TestReportHelp(t *testing.T) {
 	}
 }
 
-// fixtureDir writes the report fixture once per test binary (it takes
-// about a second) into a folder TestMain removes.
-var reportFixture struct {
-	sync.Mutex
-	dir string
-}
-
-func fixtureDir(t *testing.T) string {
-	t.Helper()
-	reportFixture.Lock()
-	defer reportFixture.Unlock()
-	if reportFixture.dir == "" {
-		d, err := os.MkdirTemp("", "robotstat-report-fixture-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeReportFixture(t, d)
-		reportFixture.dir = d
-	}
-	return reportFixture.dir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if reportFixture.dir != "" {
-		os.RemoveAll(reportFixture.dir)
-	}
-	os.Exit(code)
-}
-
-// TestReportGolden pins the text report of the fixture; run with -update
-// after a deliberate change and read the diff. The table of every bot under
-// every definition (1,600 lines for four crawls of 101 bots) is cut to its
-// first bots: TestReportThreeSites checks its numbers.
-func TestReportGolden(t *testing.T) {
-	dir := fixtureDir(t)
-	out, errOut, code := run(t, "", "report", dir)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	out = strings.ReplaceAll(out, dir, "FIXTURE")
-	out = strings.ReplaceAll(out, "robotstat "+Version+",", "robotstat VERSION,") // a release is not a change of format
-	if i := strings.Index(out, "== Every catalog bot under each definition =="); i >= 0 {
-		end := i + strings.Index(out[i:], "\nnote: ")
-		lines := strings.Split(out[i:end], "\n")
-		out = out[:i] + strings.Join(lines[:4+3*16], "\n") + "\n[... cut by the test ...]" + out[end:]
-	}
-	golden := filepath.Join("testdata", "report", "fixture.txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if out != string(want) {
-		t.Errorf("report differs from %s (rerun with -update and review the diff):\n%s", golden, firstDiff(out, string(want)))
-	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, a, b)
-		}
-	}
-	return ""
-}
-
-// The rank columns pool every crawl, so the "all" column must equal the sum
-// of the per-crawl columns of the crawl report, row by row: an independent
-// check of both groupings against each other.
-func TestReportRankAllIsSumOfCrawls(t *testing.T) {
-	dir := fixtureDir(t)
-	byCrawl, _, code1 := run(t, "", "report", dir)
-	byRank, _, code2 := run(t, "", "report", "--by", "rank", dir)
-	if code1 != 0 || code2 != 0 {
-		t.Fatalf("exit %d, %d", code1, code2)
-	}
-	crawlTables := parseTextTables(byCrawl)
-	rankTables := parseTextTables(byRank)
-	checked := 0
-	for _, id := range []string{"Captures and sites", "Sites by outcome and HTTP status class", "robots.txt adoption",
-		"What parsed robots.txt contain", "Top named agents: sites whose robots.txt names the product token",
-		"Non-standard directives: sites whose robots.txt has the key", "Platform templates: parsed robots.txt matching a platform's default"} {
-		ct, rt := crawlTables[id], rankTables[id]
-		if ct == nil || rt == nil {
-			t.Fatalf("table %q missing", id)
-		}
-		if len(ct.rows) != len(rt.rows) {
-			t.Errorf("%s: %d rows by crawl, %d by rank", id, len(ct.rows), len(rt.rows))
-			continue
-		}
-		for i := range ct.rows {
-			var sum int64
-			for _, c := range ct.rows[i].counts {
-				sum += c
-			}
-			all := rt.rows[i].counts[len(rt.rows[i].counts)-1]
-			if sum != all || ct.rows[i].label != rt.rows[i].label {
-				t.Errorf("%s row %q: crawls sum to %d, rank 'all' (%q) is %d", id, ct.rows[i].label, sum, rt.rows[i].label, all)
-			}
-			checked++
-		}
-	}
-	if checked < 30 {
-		t.Errorf("only %d rows compared", checked)
-	}
-}
-
-type textTable struct {
-	rows []textRow
-}
-
-type textRow struct {
-	label  string
-	counts []int64
-	cells  []string // "count pct" as printed
-}
-
-var cellRE = regexp.MustCompile(`(\d[\d,]*) +(-|<0\.1%|>99\.9%|\d+\.\d%)`)
-
-// parseTextTables reads the text report back: for each table (by title),
-// its rows' label (the text before the first cell) and cells.
-func parseTextTables(out string) map[string]*textTable {
-	tables := map[string]*textTable{}
-	var cur *textTable
-	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "== ") && strings.HasSuffix(line, " ==") {
-			cur = &textTable{}
-			tables[strings.TrimSuffix(strings.TrimPrefix(line, "== "), " ==")] = cur
-			continue
-		}
-		if cur == nil || strings.HasPrefix(line, "%") || strings.HasPrefix(line, "note:") {
-			continue
-		}
-		locs := cellRE.FindAllStringSubmatchIndex(line, -1)
-		if len(locs) == 0 {
-			continue
-		}
-		r := textRow{label: strings.TrimSpace(line[:locs[0][0]])}
-		for _, l := range locs {
-			n := strings.ReplaceAll(line[l[2]:l[3]], ",", "")
-			var v int64
-			fmt.Sscan(n, &v)
-			r.counts = append(r.counts, v)
-			r.cells = append(r.cells, line[l[2]:l[3]]+" "+line[l[4]:l[5]])
-		}
-		cur.rows = append(cur.rows, r)
-	}
-	return tables
-}
-
 // Tables the report reads may be missing (analyze --tables) and other tables
 // may hold crawls the captures table lacks: the report says so on stderr
 // and counts what it can.
 func TestReportPartialData(t *testing.T) {
 	dir := writeSites(t, []reportSite{
-		{"c1", "https://a.example/robots.txt", 200, "User-agent: GPTBot\nDisallow: /\n", 0},
+		{Crawl: "c1", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
 	})
 	if err := os.RemoveAll(filepath.Join(dir, "agents")); err != nil {
 		t.Fatal(err)

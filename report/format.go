@@ -1,10 +1,8 @@
-package main
+package report
 
 import (
 	"strconv"
 	"strings"
-
-	"github.com/robotstat/robotstat/stats"
 )
 
 // The number formats the text and HTML reports share, so that both print
@@ -31,7 +29,7 @@ func formatCount(n int64) string {
 // formatShare writes a cell's share with one decimal: "12.3%". A share that
 // is not zero but rounds to it is "<0.1%", one that is not all but rounds to
 // 100 is ">99.9%", and a share of nothing is "-".
-func formatShare(c stats.Cell) string {
+func formatShare(c Cell) string {
 	v, ok := c.Share()
 	if !ok {
 		return "-"

@@ -1,4 +1,4 @@
-package stats
+package report
 
 import "math/bits"
 

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -6,16 +6,14 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/robotstat/robotstat/stats"
 )
 
-// writeHTML writes the report as one self-contained page: inline CSS, the
+// WriteHTML writes the report as one self-contained page: inline CSS, the
 // charts as inline SVG, the same tables as the text report, no script and
 // no reference to anything outside the page, so it reads the same offline,
 // archived or mailed. Everything taken from the data goes through
 // html/template and is escaped for its context.
-func writeHTML(w io.Writer, d *reportData) error {
+func WriteHTML(w io.Writer, d *Data) error {
 	return pageTemplate.Execute(w, newHTMLPage(d))
 }
 
@@ -38,7 +36,7 @@ type htmlPage struct {
 }
 
 type htmlTable struct {
-	*stats.Table
+	*Table
 	Nav       string // the table's name in the contents
 	Base      string
 	Rows      []htmlRow
@@ -51,9 +49,9 @@ type htmlRow struct {
 	First  bool        // starts a block of rows (a new first label)
 }
 
-func newHTMLPage(d *reportData) *htmlPage {
+func newHTMLPage(d *Data) *htmlPage {
 	r := d.Report
-	p := &htmlPage{Dir: d.Dir, About: d.about(), Version: Version}
+	p := &htmlPage{Dir: d.Dir, About: d.about(), Version: d.Generator}
 	order := r.AIOrder
 	if len(r.Groups) > 0 && len(order) > 0 {
 		ref := len(r.Groups) - 1
@@ -65,14 +63,14 @@ func newHTMLPage(d *reportData) *htmlPage {
 	var left []string
 	p.Lines, left = newLineCharts(r, order)
 	p.Per, p.LastIs = "crawl", "in the last crawl"
-	if r.By == stats.ByRank {
+	if r.By == ByRank {
 		p.Per, p.LastIs = "rank stratum", "among all sites"
 	}
 	for _, s := range definitionStyles {
 		p.Defs = append(p.Defs, legendItem{Color: s.Color, Label: s.Label})
 	}
 	switch {
-	case len(trendGroups(r)) < 2 && r.By == stats.ByRank:
+	case len(trendGroups(r)) < 2 && r.By == ByRank:
 		p.LineNote = "The trend charts need sites in two or more strata."
 	case len(trendGroups(r)) < 2:
 		p.LineNote = "One crawl: the trend charts need two or more crawls (or --by rank)."
@@ -89,7 +87,7 @@ func newHTMLPage(d *reportData) *htmlPage {
 	p.Status = newStatusChart(r, false)
 	p.StatusNarrow = newStatusChart(r, true)
 	for _, t := range r.Tables {
-		ht := htmlTable{Table: t, Nav: navLabels[t.ID], Base: baseLine(t), Collapsed: t.ID == stats.TableBots}
+		ht := htmlTable{Table: t, Nav: navLabels[t.ID], Base: baseLine(t), Collapsed: t.ID == TableBots}
 		if ht.Nav == "" {
 			ht.Nav = t.Title
 		}
@@ -106,9 +104,9 @@ func newHTMLPage(d *reportData) *htmlPage {
 }
 
 var navLabels = map[string]string{
-	stats.TableCaptures: "captures and sites", stats.TableStatus: "outcome and status", stats.TableAdoption: "adoption",
-	stats.TableAIBlocking: "AI bots table", stats.TableBots: "every bot, every definition", stats.TableAgents: "named agents",
-	stats.TableContent: "contents", stats.TableDirectives: "non-standard directives", stats.TableTemplates: "templates",
+	TableCaptures: "captures and sites", TableStatus: "outcome and status", TableAdoption: "adoption",
+	TableAIBlocking: "AI bots table", TableBots: "every bot, every definition", TableAgents: "named agents",
+	TableContent: "contents", TableDirectives: "non-standard directives", TableTemplates: "templates",
 }
 
 // f formats a coordinate: one decimal is finer than a pixel.

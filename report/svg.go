@@ -1,11 +1,9 @@
-package main
+package report
 
 import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/robotstat/robotstat/stats"
 )
 
 // The charts of the HTML report, as geometry: report_html.go's template
@@ -17,7 +15,7 @@ import (
 // #7fb2e5 by *, in the template), and for the four definitions and the
 // outcomes hues that stay apart for the common kinds of colour blindness
 // (Okabe and Ito's palette), with dash patterns as a second cue.
-var definitionStyles = [stats.NumDefinitions]struct{ Color, Dash, Label string }{
+var definitionStyles = [NumDefinitions]struct{ Color, Dash, Label string }{
 	{"#0072b2", "", "verdict (robotstat)"},
 	{"#e69f00", "6 3", "somesite (Liu et al.)"},
 	{"#009e73", "2 3", "cic (Longpre et al.)"},
@@ -102,17 +100,17 @@ type bar struct {
 
 const barH, barGap = 15.0, 5.0
 
-func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart {
+func newBarChart(r *Report, order []int, group int, narrow bool) *barChart {
 	c := &barChart{Narrow: narrow, Width: 920, Group: r.Groups[group].Label}
 	if narrow {
 		c.Width = 360
 	}
 	maxShare, maxLabel, maxValue := 0.0, 0.0, 0.0
-	value := func(c stats.Cell) string { return fmt.Sprintf("%s (%s)", formatShare(c), formatCount(c.Count)) }
+	value := func(c Cell) string { return fmt.Sprintf("%s (%s)", formatShare(c), formatCount(c.Count)) }
 	for _, i := range order {
 		st := &r.Bots[i]
-		maxLabel = max(maxLabel, textWidth(st.Token, 12))
-		f := fullCell(&st.Groups[group], stats.DefVerdict)
+		maxLabel = max(maxLabel, textWidth(st.Bot, 12))
+		f := fullCell(&st.Groups[group], DefVerdict)
 		maxValue = max(maxValue, textWidth(value(f), 11.5))
 		if v, ok := f.Share(); ok {
 			maxShare = max(maxShare, v)
@@ -129,9 +127,9 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 	for _, i := range order {
 		st := &r.Bots[i]
 		bc := &st.Groups[group]
-		named := bc.Counts[stats.MatchedNamed][stats.DefVerdict][stats.ClassFull]
-		star := bc.Counts[stats.MatchedStar][stats.DefVerdict][stats.ClassFull]
-		f := fullCell(bc, stats.DefVerdict)
+		named := bc.Counts[MatchedNamed][DefVerdict][ClassFull]
+		star := bc.Counts[MatchedStar][DefVerdict][ClassFull]
+		f := fullCell(bc, DefVerdict)
 		share, _ := f.Share()
 		scale := func(n int64) float64 {
 			if bc.Sites == 0 {
@@ -139,7 +137,7 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 			}
 			return float64(n) / float64(bc.Sites) / top * c.PlotW
 		}
-		b := bar{Bot: st.Token, Share: share, H: barH, Named: scale(named), Star: scale(star), NamedN: named, StarN: star,
+		b := bar{Bot: st.Bot, Share: share, H: barH, Named: scale(named), Star: scale(star), NamedN: named, StarN: star,
 			Value: value(f)}
 		if narrow {
 			// name on a line of its own, the bar below it
@@ -171,8 +169,8 @@ func newBarChart(r *stats.Report, order []int, group int, narrow bool) *barChart
 // fullCell is the sites that block a bot fully under definition def, of
 // the sites with a bots row for it: the share every chart of the page
 // draws.
-func fullCell(bc *stats.BotCounts, def int) stats.Cell {
-	return stats.Cell{Count: bc.Class(def, stats.ClassFull), Of: bc.Sites}
+func fullCell(bc *BotCounts, def int) Cell {
+	return Cell{Count: bc.Class(def, ClassFull), Of: bc.Sites}
 }
 
 // lineChart is one AI bot's full share over the groups under the four
@@ -202,11 +200,11 @@ type dot struct {
 }
 
 // isNamed reports whether some robots.txt of the groups names the bot.
-func isNamed(st *stats.BotStat, gs []int) bool {
+func isNamed(st *BotStat, gs []int) bool {
 	for _, g := range gs {
-		for d := range stats.NumDefinitions {
-			for c := range stats.NumClasses {
-				if st.Groups[g].Counts[stats.MatchedNamed][d][c] > 0 {
+		for d := range NumDefinitions {
+			for c := range NumClasses {
+				if st.Groups[g].Counts[MatchedNamed][d][c] > 0 {
 					return true
 				}
 			}
@@ -284,10 +282,10 @@ func shortLabels(labels []string) []string {
 
 // trendGroups returns the groups a trend runs over: every crawl, or the rank
 // strata without "all".
-func trendGroups(r *stats.Report) []int {
+func trendGroups(r *Report) []int {
 	var gs []int
 	for i, g := range r.Groups {
-		if r.By == stats.ByRank && g.Label == "all" {
+		if r.By == ByRank && g.Label == "all" {
 			continue
 		}
 		gs = append(gs, i)
@@ -297,7 +295,7 @@ func trendGroups(r *stats.Report) []int {
 
 // newLineCharts returns one chart per AI bot that some definition counts
 // as fully blocked somewhere, sharing one y scale, and the AI bots left out.
-func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
+func newLineCharts(r *Report, order []int) ([]*lineChart, []string) {
 	gs := trendGroups(r)
 	if len(gs) < 2 {
 		return nil, nil
@@ -313,7 +311,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 	for _, i := range order {
 		any := false
 		for _, g := range gs {
-			for d := range stats.NumDefinitions {
+			for d := range NumDefinitions {
 				if v, ok := fullCell(&r.Bots[i].Groups[g], d).Share(); ok && v > 0 {
 					any = true
 					maxV = max(maxV, v)
@@ -323,7 +321,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 		if any {
 			keep = append(keep, i)
 		} else {
-			left = append(left, r.Bots[i].Token)
+			left = append(left, r.Bots[i].Bot)
 		}
 	}
 	// Every AI bot that no robots.txt names takes the * groups' verdicts, the
@@ -339,7 +337,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 		if unnamed < 0 {
 			unnamed = i
 		}
-		unnamedBots = append(unnamedBots, r.Bots[i].Token)
+		unnamedBots = append(unnamedBots, r.Bots[i].Bot)
 	}
 	if len(unnamedBots) == 1 {
 		named = keep // one bot needs no stand-in
@@ -351,7 +349,7 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 	var charts []*lineChart
 	for _, i := range named {
 		st := &r.Bots[i]
-		c := &lineChart{Bot: st.Token, Width: 280, Height: 148, PlotX: 40, PlotY: 10, PlotH: 108}
+		c := &lineChart{Bot: st.Bot, Width: 280, Height: 148, PlotX: 40, PlotY: 10, PlotH: 108}
 		if i == unnamed {
 			c.Bot, c.Others = "bots no file names", unnamedBots
 		}
@@ -362,8 +360,8 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 			c.YTicks = append(c.YTicks, tick{Pos: y(v), Label: percentLabel(v)})
 		}
 		c.XTicks = xTicks(short, x, c.Width, 10)
-		for d := range stats.NumDefinitions {
-			ln := line{Def: stats.DefinitionNames[d], Color: definitionStyles[d].Color, Dash: definitionStyles[d].Dash}
+		for d := range NumDefinitions {
+			ln := line{Def: DefinitionNames[d], Color: definitionStyles[d].Color, Dash: definitionStyles[d].Dash}
 			var pts, vals []string
 			for k, g := range gs {
 				bc := &st.Groups[g]
@@ -376,16 +374,16 @@ func newLineCharts(r *stats.Report, order []int) ([]*lineChart, []string) {
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, py))
 				vals = append(vals, fmt.Sprintf("%.6f", v))
 				ln.Dots = append(ln.Dots, dot{X: px, Y: py, Title: fmt.Sprintf("%s, %s, %s: %s of %s",
-					st.Token, labels[k], stats.DefinitionNames[d], formatShare(cell), formatCount(bc.Sites))})
+					st.Bot, labels[k], DefinitionNames[d], formatShare(cell), formatCount(bc.Sites))})
 			}
 			ln.Points, ln.Values = strings.Join(pts, " "), strings.Join(vals, ",")
 			c.Lines = append(c.Lines, ln)
 		}
 		last := &st.Groups[gs[len(gs)-1]]
-		if r.By == stats.ByRank {
+		if r.By == ByRank {
 			last = &st.Groups[len(r.Groups)-1] // all sites
 		}
-		c.Last = formatShare(fullCell(last, stats.DefVerdict))
+		c.Last = formatShare(fullCell(last, DefVerdict))
 		charts = append(charts, c)
 	}
 	return charts, left
@@ -427,16 +425,16 @@ type legendItem struct{ Color, Label string }
 
 var outcomeStyles = []struct {
 	Key, Color, Ink, Label string
-	sites                  func(g *stats.Group) int64
+	sites                  func(g *Group) int64
 }{
-	{"parsed", "#009e73", "#ffffff", "parsed (2xx)", func(g *stats.Group) int64 { return g.Parsed }},
-	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)", func(g *stats.Group) int64 { return g.Unavailable }},
-	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)", func(g *stats.Group) int64 { return g.Unreachable }},
-	{"redirect", "#e69f00", "#102a43", "redirect (3xx)", func(g *stats.Group) int64 { return g.Redirect }},
-	{"other", "#999999", "#ffffff", "other", func(g *stats.Group) int64 { return g.Other }},
+	{"parsed", "#009e73", "#ffffff", "parsed (2xx)", func(g *Group) int64 { return g.Parsed }},
+	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)", func(g *Group) int64 { return g.Unavailable }},
+	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)", func(g *Group) int64 { return g.Unreachable }},
+	{"redirect", "#e69f00", "#102a43", "redirect (3xx)", func(g *Group) int64 { return g.Redirect }},
+	{"other", "#999999", "#ffffff", "other", func(g *Group) int64 { return g.Other }},
 }
 
-func newStatusChart(r *stats.Report, narrow bool) *statusChart {
+func newStatusChart(r *Report, narrow bool) *statusChart {
 	c := &statusChart{Narrow: narrow, Width: 920}
 	maxLabel := 0.0
 	for _, g := range r.Groups {
@@ -469,7 +467,7 @@ func newStatusChart(r *stats.Report, narrow bool) *statusChart {
 			if n == 0 || g.Sites == 0 {
 				continue
 			}
-			cell := stats.Cell{Count: n, Of: g.Sites}
+			cell := Cell{Count: n, Of: g.Sites}
 			w := float64(n) / float64(g.Sites) * c.PlotW
 			s := segment{Outcome: o.Key, X: x, W: w, Color: o.Color, Ink: o.Ink, TextX: x + w/2,
 				Title: fmt.Sprintf("%s: %s, %s of %s sites", o.Label, g.Label, formatShare(cell), formatCount(g.Sites))}

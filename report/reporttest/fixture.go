@@ -1,4 +1,8 @@
-package main
+// Package reporttest writes the report fixture: a robotstat dataset of four
+// crawls that exercises every table and chart of robotstat report, for the
+// report package's tests and for scripts/report-screenshot.sh (through
+// scripts/reportfixture).
+package reporttest
 
 import (
 	"context"
@@ -8,9 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"testing"
 
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -23,11 +26,12 @@ import (
 // millions. It goes through the real Analyzer and Dataset writer, so the
 // Parquet is what robotstat analyze would write.
 //
-//	ROBOTSTAT_REPORT_FIXTURE=/tmp/fixture go test ./cmd/robotstat -run '^TestWriteReportFixture$'
+//	go run ./scripts/reportfixture /tmp/fixture
 //
 // writes it for scripts/report-screenshot.sh.
 
-var fixtureCrawls = []string{"CC-MAIN-2023-50", "CC-MAIN-2024-18", "CC-MAIN-2024-42", "CC-MAIN-2025-08"}
+// Crawls are the fixture's crawls, in order.
+var Crawls = []string{"CC-MAIN-2023-50", "CC-MAIN-2024-18", "CC-MAIN-2024-42", "CC-MAIN-2025-08"}
 
 const fixtureSites = 400
 
@@ -56,26 +60,28 @@ type fixtureSite struct {
 	repeated bool    // fetched twice per crawl (http and https)
 }
 
-func fixtureBodies(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "..", "stats", "testdata", "avuim", "*-robots.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("fixture bodies: %v (%d files)", err, len(files))
+// bodiesOf reads the real robots.txt bodies of folder (*-robots.txt files).
+func bodiesOf(folder string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(folder, "*-robots.txt"))
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("no *-robots.txt file in %s", folder)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fixture bodies: %w", err)
 	}
 	sort.Strings(files)
 	var bodies []string
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			return nil, fmt.Errorf("fixture bodies: %w", err)
 		}
 		bodies = append(bodies, string(b))
 	}
-	return bodies
+	return bodies, nil
 }
 
-func fixtureSitesOf(t testing.TB) []fixtureSite {
-	real := fixtureBodies(t)
+func fixtureSitesOf(real []string) []fixtureSite {
 	synthetic := []string{
 		"User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\nSitemap: https://HOST/wp-sitemap.xml\n",
 		"User-agent: *\nDisallow: /search\nDisallow: /cart\nCrawl-delay: 10\n",
@@ -143,12 +149,12 @@ func (s *fixtureSite) aiBlock(k int) string {
 }
 
 // fixtureCaptures returns the captures of crawl k.
-func fixtureCaptures(sites []fixtureSite, k int) []pipeline.Capture {
-	crawl := fixtureCrawls[k]
-	var out []pipeline.Capture
+func fixtureCaptures(sites []fixtureSite, k int) []record.Capture {
+	crawl := Crawls[k]
+	var out []record.Capture
 	add := func(url string, robotsPath bool, status int, body, location string) {
 		n := len(out)
-		out = append(out, pipeline.Capture{
+		out = append(out, record.Capture{
 			Source: crawl + "-robotstxt-00000.warc.gz", Offset: int64(n) * 4096, Crawl: crawl,
 			RecordID: fmt.Sprintf("<urn:uuid:fixture-%s-%06d>", crawl, n),
 			URL:      url, RobotsPath: robotsPath, Status: status, Location: location,
@@ -181,12 +187,21 @@ func fixtureCaptures(sites []fixtureSite, k int) []pipeline.Capture {
 	return out
 }
 
-// writeReportFixture writes the fixture dataset under dir and returns, per
-// crawl, the captures analysed and the rank of each site by host, for tests
-// that want to count things themselves.
-func writeReportFixture(t testing.TB, dir string) map[string]int64 {
-	t.Helper()
-	sites := fixtureSitesOf(t)
+// Bodies is where the fixture's real bodies are, relative to the module
+// root (the avuim-2025 files stats' tests use, ISC licence; see their
+// README).
+const Bodies = "stats/testdata/avuim"
+
+// Write writes the fixture dataset under dir, its real bodies read from the
+// folder bodies (Bodies, relative to wherever the caller runs), its files
+// marked as written by robotstat version. It returns the rank of each ranked
+// site by host, for tests that count things themselves.
+func Write(dir, bodies, version string) (map[string]int64, error) {
+	real, err := bodiesOf(bodies)
+	if err != nil {
+		return nil, err
+	}
+	sites := fixtureSitesOf(real)
 	ranks := map[string]int64{}
 	for _, s := range sites {
 		if s.rank > 0 {
@@ -197,14 +212,15 @@ func writeReportFixture(t testing.TB, dir string) map[string]int64 {
 	so := stats.DefaultOptions()
 	a, err := stats.NewAnalyzer(so)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "fixture", Version: Version, Metadata: so.Metadata()})
+	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "fixture", Version: version, Metadata: so.Metadata()})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer ds.Abort()
-	for k := range fixtureCrawls {
+	sink := ds.Sink()
+	for k := range Crawls {
 		var rows schema.Batch
 		for _, c := range fixtureCaptures(sites, k) {
 			before := len(rows.Captures)
@@ -212,20 +228,12 @@ func writeReportFixture(t testing.TB, dir string) map[string]int64 {
 			cr := &rows.Captures[before]
 			cr.Rank = ranks[cr.Host]
 		}
-		writeRows(t, ds, &rows)
+		if err := sink.Write(&rows); err != nil {
+			return nil, err
+		}
 	}
 	if err := ds.Commit(context.Background()); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return ranks
-}
-
-// TestWriteReportFixture writes the fixture where ROBOTSTAT_REPORT_FIXTURE
-// says (scripts/report-screenshot.sh), and is skipped otherwise.
-func TestWriteReportFixture(t *testing.T) {
-	dir := os.Getenv("ROBOTSTAT_REPORT_FIXTURE")
-	if dir == "" {
-		t.Skip("set ROBOTSTAT_REPORT_FIXTURE=DIR to write the report fixture")
-	}
-	writeReportFixture(t, dir)
+	return ranks, nil
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bufio"
@@ -6,14 +6,12 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/robotstat/robotstat/stats"
 )
 
-// writeText prints the report as plain text: a preamble, then each table
+// WriteText prints the report as plain text: a preamble, then each table
 // with its title, its denominators, aligned columns (every value as count
 // and percentage) and its notes.
-func writeText(w io.Writer, d *reportData) error {
+func WriteText(w io.Writer, d *Data) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "robotstat report of %s\n", d.Dir)
 	for _, kv := range d.about() {
@@ -27,7 +25,7 @@ func writeText(w io.Writer, d *reportData) error {
 }
 
 // baseLine says what a table's percentages are of, per column group.
-func baseLine(t *stats.Table) string {
+func baseLine(t *Table) string {
 	var parts []string
 	for _, b := range t.Base {
 		parts = append(parts, b.Label+" "+formatCount(b.Count))
@@ -40,7 +38,7 @@ func baseLine(t *stats.Table) string {
 
 func width(s string) int { return utf8.RuneCountInString(s) }
 
-func writeTextTable(w io.Writer, t *stats.Table) {
+func writeTextTable(w io.Writer, t *Table) {
 	fmt.Fprintf(w, "== %s ==\n%s\n\n", t.Title, baseLine(t))
 	if len(t.Rows) == 0 {
 		fmt.Fprintln(w, "(no rows)")

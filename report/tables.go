@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type Report struct {
 
 // BotStat is one bot's verdicts, per group.
 type BotStat struct {
-	Bot
+	schema.BotIdent
 	// AI reports an AI category (ai-training, ai-search, ai-user-fetch,
 	// ai-optout-token, ai-data).
 	AI bool
@@ -57,7 +57,7 @@ type Table struct {
 	// Labels are the headers of the label columns, Columns of the value
 	// columns.
 	Labels, Columns []string
-	Rows            []Row
+	Rows            []Line
 	// Notes qualify the numbers (pruned counts, per-row denominators).
 	Notes []string
 }
@@ -68,10 +68,10 @@ type Base struct {
 	Count int64
 }
 
-// Row is one row of a Table: len(Labels) == len(Table.Labels) and
+// Line is one row of a Table: len(Labels) == len(Table.Labels) and
 // len(Cells) == len(Table.Columns). A label equal to the one above it in a
 // grouped table is left empty.
-type Row struct {
+type Line struct {
 	Labels []string
 	Cells  []Cell
 }
@@ -103,14 +103,14 @@ const (
 )
 
 // Report builds the tables from what has been fed so far.
-func (s *Summary) Report() *Report {
+func (s *Tally) Report() *Report {
 	keep := s.keptGroups()
 	r := &Report{By: s.opts.By, Crawls: append([]string(nil), s.crawls...), FilterBytes: s.peak, RankedSites: s.rankedSites}
 	for _, g := range keep {
 		r.Groups = append(r.Groups, s.groups[g].Group)
 	}
 	for bi, b := range s.bots {
-		st := BotStat{Bot: b, AI: isAI(b.Category)}
+		st := BotStat{BotIdent: b, AI: isAI(b.Category)}
 		for _, g := range keep {
 			var bc BotCounts
 			if a := s.groups[g]; bi < len(a.bots) {
@@ -131,7 +131,7 @@ func (s *Summary) Report() *Report {
 
 // keptGroups returns the groups to report: all of them, except the stratum
 // of ranks beyond a million when no capture has one.
-func (s *Summary) keptGroups() []int {
+func (s *Tally) keptGroups() []int {
 	var keep []int
 	for g, a := range s.groups {
 		if s.opts.By == ByRank && g == groupOver1M && a.Captures == 0 {
@@ -143,7 +143,7 @@ func (s *Summary) keptGroups() []int {
 }
 
 type reportBuilder struct {
-	s    *Summary
+	s    *Tally
 	r    *Report
 	keep []int
 }
@@ -167,8 +167,8 @@ func (b *reportBuilder) base(of func(*Group) int64) []Base {
 }
 
 // row returns a row with one cell per group, count(a) of of(group).
-func (b *reportBuilder) row(labels []string, count func(a *groupAcc) int64, of func(*Group) int64) Row {
-	row := Row{Labels: labels}
+func (b *reportBuilder) row(labels []string, count func(a *groupAcc) int64, of func(*Group) int64) Line {
+	row := Line{Labels: labels}
 	for _, g := range b.keep {
 		a := b.s.groups[g]
 		row.Cells = append(row.Cells, Cell{Count: count(a), Of: of(&a.Group)})
@@ -183,7 +183,7 @@ func captures(g *Group) int64 { return g.Captures }
 func (b *reportBuilder) captures() *Table {
 	t := &Table{ID: TableCaptures, Title: "Captures and sites", Of: "captures read", Base: b.base(captures),
 		Labels: []string{"captures"}, Columns: b.groupLabels()}
-	t.Rows = []Row{
+	t.Rows = []Line{
 		b.row([]string{"captures read"}, func(a *groupAcc) int64 { return a.Captures }, captures),
 		b.row([]string{"not a site: URL path is not /robots.txt, or no host"}, func(a *groupAcc) int64 { return a.OtherPaths }, captures),
 		b.row([]string{"not a site: another capture of a host already counted"}, func(a *groupAcc) int64 { return a.Duplicates }, captures),
@@ -255,7 +255,7 @@ func (b *reportBuilder) adoption() *Table {
 	return t
 }
 
-func allZero(r Row) bool {
+func allZero(r Line) bool {
 	for _, c := range r.Cells {
 		if c.Count != 0 {
 			return false
@@ -311,7 +311,7 @@ func (b *reportBuilder) botNotes() []string {
 		for gi, bc := range st.Groups {
 			if bc.Sites != b.r.Groups[gi].Parsed {
 				notes = append(notes, fmt.Sprintf("not every parsed robots.txt has a row for every bot (e.g. %s in %s: %d of %d): runs with different catalogs were mixed",
-					st.Token, b.r.Groups[gi].Label, bc.Sites, b.r.Groups[gi].Parsed))
+					st.Bot, b.r.Groups[gi].Label, bc.Sites, b.r.Groups[gi].Parsed))
 				return notes
 			}
 		}
@@ -328,14 +328,14 @@ func (b *reportBuilder) aiBlocking() *Table {
 		t.Notes = []string{"full: no path may be fetched; by name: a group names the bot; by *: only the * group applies; partial: some paths may not be fetched; none: every path may be"}
 		for _, i := range order {
 			st := &b.r.Bots[i]
-			t.Rows = append(t.Rows, Row{Labels: []string{st.Token, st.Operator, st.Category}, Cells: verdictCells(&st.Groups[0], DefVerdict)})
+			t.Rows = append(t.Rows, Line{Labels: []string{st.Bot, st.Operator, st.Category}, Cells: verdictCells(&st.Groups[0], DefVerdict)})
 		}
 	} else {
 		t.Columns = b.groupLabels()
 		t.Notes = []string{"full: no path of the site may be fetched by the bot (stats/VERDICTS.md)"}
 		for _, i := range order {
 			st := &b.r.Bots[i]
-			row := Row{Labels: []string{st.Token, st.Operator, st.Category}}
+			row := Line{Labels: []string{st.Bot, st.Operator, st.Category}}
 			for gi := range st.Groups {
 				bc := &st.Groups[gi]
 				row.Cells = append(row.Cells, Cell{bc.Class(DefVerdict, ClassFull), bc.Sites})
@@ -371,7 +371,7 @@ func (b *reportBuilder) allBots() *Table {
 				}
 				labels := []string{"", "", ""}
 				if d == 0 && gi == 0 {
-					labels[0], labels[1] = st.Token, st.Category
+					labels[0], labels[1] = st.Bot, st.Category
 				}
 				if gi == 0 {
 					labels[2] = DefinitionNames[d]
@@ -379,7 +379,7 @@ func (b *reportBuilder) allBots() *Table {
 				if multi {
 					labels = append(labels, b.r.Groups[gi].Label)
 				}
-				t.Rows = append(t.Rows, Row{Labels: labels, Cells: verdictCells(&st.Groups[gi], d)})
+				t.Rows = append(t.Rows, Line{Labels: labels, Cells: verdictCells(&st.Groups[gi], d)})
 			}
 		}
 	}
@@ -394,8 +394,8 @@ func (b *reportBuilder) groupDimension() string {
 	return "crawl"
 }
 
-func (b *reportBuilder) topRows(tc *topCounter, n int, labels func(k topKey) []string) []Row {
-	var rows []Row
+func (b *reportBuilder) topRows(tc *topCounter, n int, labels func(k topKey) []string) []Line {
+	var rows []Line
 	// Rank strata overlap (top 1k is inside top 10k): rank keys by all
 	// sites, not by the sum over strata.
 	by := -1
@@ -403,7 +403,7 @@ func (b *reportBuilder) topRows(tc *topCounter, n int, labels func(k topKey) []s
 		by = groupAll
 	}
 	for _, k := range tc.top(n, len(b.s.groups), by) {
-		row := Row{Labels: labels(k)}
+		row := Line{Labels: labels(k)}
 		for _, g := range b.keep {
 			row.Cells = append(row.Cells, Cell{Count: k.counts[g], Of: b.s.groups[g].Parsed})
 		}

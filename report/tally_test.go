@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/stats"
 )
 
 // site is one capture of a hand-built fixture: its robots.txt and how it was
@@ -25,7 +26,7 @@ type site struct {
 // rows, with ranks set as --sites would.
 func analyzeSites(t testing.TB, crawl string, sites []site) *schema.Batch {
 	t.Helper()
-	a, err := NewAnalyzer(DefaultOptions())
+	a, err := stats.NewAnalyzer(stats.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func analyzeSites(t testing.TB, crawl string, sites []site) *schema.Batch {
 	return &rows
 }
 
-func feed(t *testing.T, s *Summary, crawl string, rows *schema.Batch) {
+func feed(t *testing.T, s *Tally, crawl string, rows *schema.Batch) {
 	t.Helper()
 	s.BeginCrawl(crawl, int64(len(rows.Captures)))
 	// Feed in small batches, in a different table order than written, as
@@ -91,7 +92,7 @@ func cells(t *testing.T, tb *Table, prefix ...string) []Cell {
 func botStat(t *testing.T, r *Report, bot string) *BotStat {
 	t.Helper()
 	for i := range r.Bots {
-		if r.Bots[i].Token == bot {
+		if r.Bots[i].Bot == bot {
 			return &r.Bots[i]
 		}
 	}
@@ -122,7 +123,7 @@ func threeSites() []site {
 }
 
 func TestSummaryThreeSites(t *testing.T) {
-	s, err := NewSummary(SummaryOptions{})
+	s, err := NewTally(TallyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestSummaryThreeSites(t *testing.T) {
 }
 
 func TestSummaryTrendAcrossCrawls(t *testing.T) {
-	s, err := NewSummary(SummaryOptions{})
+	s, err := NewTally(TallyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func TestSummaryTrendAcrossCrawls(t *testing.T) {
 }
 
 func TestSummaryByRank(t *testing.T) {
-	s, err := NewSummary(SummaryOptions{By: ByRank})
+	s, err := NewTally(TallyOptions{By: ByRank})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +294,7 @@ func TestSummaryByRank(t *testing.T) {
 	}
 
 	// Without ranks beyond a million the stratum is left out.
-	s2, _ := NewSummary(SummaryOptions{By: ByRank})
+	s2, _ := NewTally(TallyOptions{By: ByRank})
 	feed(t, s2, "x", analyzeSites(t, "x", threeSites()[:3]))
 	for _, g := range s2.Report().Groups {
 		if g.Label == "rank > 1M" {
@@ -305,7 +306,7 @@ func TestSummaryByRank(t *testing.T) {
 // A crawl with many repeated hosts: every repeat is found, no site is lost
 // (the filters are sized far above this, so they are exact here).
 func TestSummaryManyDuplicates(t *testing.T) {
-	s, _ := NewSummary(SummaryOptions{})
+	s, _ := NewTally(TallyOptions{})
 	const hosts = 50_000
 	var rows []schema.CaptureRow
 	var bots []schema.BotRow
@@ -339,9 +340,9 @@ func TestSummaryManyDuplicates(t *testing.T) {
 }
 
 func TestSummaryMisuse(t *testing.T) {
-	panics := func(name string, f func(s *Summary)) {
+	panics := func(name string, f func(s *Tally)) {
 		t.Helper()
-		s, _ := NewSummary(SummaryOptions{})
+		s, _ := NewTally(TallyOptions{})
 		defer func() {
 			if recover() == nil {
 				t.Errorf("%s: no panic", name)
@@ -349,14 +350,14 @@ func TestSummaryMisuse(t *testing.T) {
 		}()
 		f(s)
 	}
-	panics("rows_outside_crawl", func(s *Summary) { s.AddBots([]schema.BotRow{{}}) })
-	panics("crawl_twice", func(s *Summary) { s.BeginCrawl("a", 0); s.EndCrawl(); s.BeginCrawl("a", 0) })
-	panics("captures_after_bots", func(s *Summary) {
+	panics("rows_outside_crawl", func(s *Tally) { s.AddBots([]schema.BotRow{{}}) })
+	panics("crawl_twice", func(s *Tally) { s.BeginCrawl("a", 0); s.EndCrawl(); s.BeginCrawl("a", 0) })
+	panics("captures_after_bots", func(s *Tally) {
 		s.BeginCrawl("a", 0)
 		s.AddBots([]schema.BotRow{{}})
 		s.AddCaptures([]schema.CaptureRow{{}})
 	})
-	if _, err := NewSummary(SummaryOptions{By: "host"}); err == nil || !strings.Contains(err.Error(), "host") {
+	if _, err := NewTally(TallyOptions{By: "host"}); err == nil || !strings.Contains(err.Error(), "host") {
 		t.Errorf("By host: %v", err)
 	}
 }
@@ -380,7 +381,7 @@ func TestSummaryColumnsExist(t *testing.T) {
 			}
 		}
 		walk(reflect.TypeOf(v))
-		for _, c := range SummaryColumns(table) {
+		for _, c := range TallyColumns(table) {
 			if !have[c] {
 				t.Errorf("%s has no column %q", table, c)
 			}
@@ -392,7 +393,7 @@ func TestSummaryColumnsExist(t *testing.T) {
 // table that dominates a report (one row per capture and catalog bot).
 func BenchmarkSummaryBots(b *testing.B) {
 	rows := analyzeSites(b, "c", threeSites())
-	s, _ := NewSummary(SummaryOptions{})
+	s, _ := NewTally(TallyOptions{})
 	s.BeginCrawl("c", int64(len(rows.Captures)))
 	s.AddCaptures(rows.Captures)
 	bots := rows.BotRows()

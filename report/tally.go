@@ -1,4 +1,4 @@
-package stats
+package report
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"github.com/robotstat/robotstat/schema"
 )
 
-// Summary aggregates robotstat's tables into the tables robotstat report
+// Tally aggregates robotstat's tables into the tables robotstat report
 // prints. It does no I/O: the caller reads the Parquet files and feeds the
 // rows in, crawl by crawl, captures first.
 //
@@ -57,9 +57,9 @@ import (
 // columns SummaryColumns names. Report may be called at any time after
 // EndCrawl.
 //
-// A Summary is not safe for concurrent use.
-type Summary struct {
-	opts SummaryOptions
+// A Tally is not safe for concurrent use.
+type Tally struct {
+	opts TallyOptions
 
 	groups []*groupAcc
 	crawls []string
@@ -76,7 +76,7 @@ type Summary struct {
 	rankedSites int64
 
 	botIndex map[string]int
-	bots     []Bot
+	bots     []schema.BotIdent
 
 	agents, directives *topCounter
 
@@ -95,8 +95,8 @@ const (
 	ByRank  = "rank"
 )
 
-// SummaryOptions configure a Summary; the zero value means the defaults.
-type SummaryOptions struct {
+// TallyOptions configure a Summary; the zero value means the defaults.
+type TallyOptions struct {
 	// By is ByCrawl (default) or ByRank.
 	By string
 	// TopAgents and TopDirectives are the rows of the top named agents and
@@ -107,21 +107,21 @@ type SummaryOptions struct {
 	MaxKeys int
 }
 
-// ErrSummaryOptions is wrapped by SummaryOptions.Validate.
-var ErrSummaryOptions = errors.New("stats: invalid summary options")
+// ErrTallyOptions is wrapped by SummaryOptions.Validate.
+var ErrTallyOptions = errors.New("stats: invalid summary options")
 
 // Validate reports an unknown By or a negative size.
-func (o SummaryOptions) Validate() error {
+func (o TallyOptions) Validate() error {
 	if o.By != "" && o.By != ByCrawl && o.By != ByRank {
-		return fmt.Errorf("%w: by %q (want %s or %s)", ErrSummaryOptions, o.By, ByCrawl, ByRank)
+		return fmt.Errorf("%w: by %q (want %s or %s)", ErrTallyOptions, o.By, ByCrawl, ByRank)
 	}
 	if o.TopAgents < 0 || o.TopDirectives < 0 || o.MaxKeys < 0 {
-		return fmt.Errorf("%w: negative size", ErrSummaryOptions)
+		return fmt.Errorf("%w: negative size", ErrTallyOptions)
 	}
 	return nil
 }
 
-func (o SummaryOptions) withDefaults() SummaryOptions {
+func (o TallyOptions) withDefaults() TallyOptions {
 	if o.By == "" {
 		o.By = ByCrawl
 	}
@@ -137,10 +137,10 @@ func (o SummaryOptions) withDefaults() SummaryOptions {
 	return o
 }
 
-// SummaryColumns returns the columns of table t that Summary reads; the
+// TallyColumns returns the columns of table t that Summary reads; the
 // other fields of the rows may be left zero. It returns nil for tables the
 // summary does not use.
-func SummaryColumns(t schema.TableName) []string {
+func TallyColumns(t schema.TableName) []string {
 	switch t {
 	case schema.Captures:
 		return []string{"capture_id", "host", "robots_path", "outcome", "status_class", "rank", "template",
@@ -241,13 +241,13 @@ const (
 	numRankGroups
 )
 
-// NewSummary returns an empty Summary.
-func NewSummary(o SummaryOptions) (*Summary, error) {
+// NewTally returns an empty Summary.
+func NewTally(o TallyOptions) (*Tally, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	o = o.withDefaults()
-	s := &Summary{
+	s := &Tally{
 		opts:       o,
 		botIndex:   map[string]int{},
 		agents:     newTopCounter(o.MaxKeys),
@@ -282,7 +282,7 @@ const UnknownCrawlLabel = "(unknown crawl)"
 // BeginCrawl starts the rows of one crawl ("" for unknown). captures is the
 // number of rows of the crawl's captures files (the Parquet footers say),
 // which sizes the site filters. Each crawl may be begun once.
-func (s *Summary) BeginCrawl(crawl string, captures int64) {
+func (s *Tally) BeginCrawl(crawl string, captures int64) {
 	if s.crawlOpen {
 		panic("stats: BeginCrawl before EndCrawl")
 	}
@@ -308,7 +308,7 @@ func (s *Summary) BeginCrawl(crawl string, captures int64) {
 }
 
 // EndCrawl ends the current crawl's rows.
-func (s *Summary) EndCrawl() {
+func (s *Tally) EndCrawl() {
 	if !s.crawlOpen {
 		panic("stats: EndCrawl without BeginCrawl")
 	}
@@ -316,7 +316,7 @@ func (s *Summary) EndCrawl() {
 }
 
 // groupsOf appends to dst the groups a capture of the given rank counts in.
-func (s *Summary) groupsOf(rank int64, dst []int) []int {
+func (s *Tally) groupsOf(rank int64, dst []int) []int {
 	if s.opts.By == ByCrawl {
 		return append(dst, s.cur)
 	}
@@ -334,7 +334,7 @@ func (s *Summary) groupsOf(rank int64, dst []int) []int {
 	return append(dst, groupAll)
 }
 
-func (s *Summary) mustBeOpen(table string) {
+func (s *Tally) mustBeOpen(table string) {
 	if !s.crawlOpen {
 		panic("stats: " + table + " rows outside BeginCrawl/EndCrawl")
 	}
@@ -342,7 +342,7 @@ func (s *Summary) mustBeOpen(table string) {
 
 // AddCaptures counts captures rows of the current crawl. All of a crawl's
 // captures must come before its other tables' rows.
-func (s *Summary) AddCaptures(rows []schema.CaptureRow) {
+func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
 	s.mustBeOpen("captures")
 	if s.othersBegun {
 		panic("stats: captures rows after other tables' rows of the same crawl")
@@ -421,7 +421,7 @@ func (s *Summary) AddCaptures(rows []schema.CaptureRow) {
 // siteGroups returns the groups of the parsed site a bots, agents or
 // directives row belongs to, or nil when its capture is not a parsed site.
 // The slice is valid until the next call.
-func (s *Summary) siteGroups(id string) []int {
+func (s *Tally) siteGroups(id string) []int {
 	if id == s.lastID && s.othersBegun {
 		if !s.lastSite {
 			return nil
@@ -468,7 +468,7 @@ func classIndex(v string) (int, bool) {
 }
 
 // AddBots counts bots rows of the current crawl's parsed sites.
-func (s *Summary) AddBots(rows []schema.BotRow) {
+func (s *Tally) AddBots(rows []schema.BotRow) {
 	s.mustBeOpen("bots")
 	for i := range rows {
 		r := &rows[i]
@@ -480,7 +480,7 @@ func (s *Summary) AddBots(rows []schema.BotRow) {
 		if !ok {
 			bi = len(s.bots)
 			s.botIndex[r.Bot] = bi
-			s.bots = append(s.bots, Bot{Token: r.Bot, Operator: r.Operator, Category: r.Category})
+			s.bots = append(s.bots, r.Ident())
 		}
 		m, mok := matchedIndex(r.Matched)
 		var cls [NumDefinitions]int
@@ -509,7 +509,7 @@ func (s *Summary) AddBots(rows []schema.BotRow) {
 
 // AddAgents counts agents rows (product tokens named) of the current
 // crawl's parsed sites.
-func (s *Summary) AddAgents(rows []schema.AgentRow) {
+func (s *Tally) AddAgents(rows []schema.AgentRow) {
 	s.mustBeOpen("agents")
 	for i := range rows {
 		r := &rows[i]
@@ -521,7 +521,7 @@ func (s *Summary) AddAgents(rows []schema.AgentRow) {
 
 // AddDirectives counts the non-standard keys of directives rows of the
 // current crawl's parsed sites.
-func (s *Summary) AddDirectives(rows []schema.DirectiveRow) {
+func (s *Tally) AddDirectives(rows []schema.DirectiveRow) {
 	s.mustBeOpen("directives")
 	for i := range rows {
 		r := &rows[i]
@@ -535,7 +535,7 @@ func (s *Summary) AddDirectives(rows []schema.DirectiveRow) {
 }
 
 // FilterBytes returns the most memory the site filters held at once.
-func (s *Summary) FilterBytes() int64 { return s.peak }
+func (s *Tally) FilterBytes() int64 { return s.peak }
 
 // adoptionRows split sites by what they answered; the rows add up to all
 // sites.

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/robotstat/robotstat/report/reporttest"
 	"github.com/robotstat/robotstat/stats"
 )
 
@@ -109,10 +110,7 @@ func htmlCells(table *html.Node) [][]string {
 func TestReportHTML(t *testing.T) {
 	dir := fixtureDir(t)
 	page := filepath.Join(t.TempDir(), "report.html")
-	out, errOut, code := run(t, "", "report", dir, "--html", page)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	out := renderHTML(t, dir, page)
 	f, err := os.Open(page)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +172,7 @@ func TestReportHTML(t *testing.T) {
 	t.Run("bar_chart", func(t *testing.T) {
 		for _, id := range []string{"svg-ai-blocking", "svg-ai-blocking-narrow"} {
 			svg := byID(t, root, id)
-			if svg.Data != "svg" || attr(svg, "data-group") != fixtureCrawls[len(fixtureCrawls)-1] {
+			if svg.Data != "svg" || attr(svg, "data-group") != reporttest.Crawls[len(reporttest.Crawls)-1] {
 				t.Fatalf("#%s is <%s> for %q", id, svg.Data, attr(svg, "data-group"))
 			}
 			bars := find(svg, func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "bar") })
@@ -231,11 +229,11 @@ func TestReportHTML(t *testing.T) {
 				drawn[b] = true
 			}
 			lines := find(fg, func(n *html.Node) bool { return n.Data == "polyline" })
-			if len(lines) != stats.NumDefinitions {
+			if len(lines) != NumDefinitions {
 				t.Errorf("%s: %d lines, want one per definition", attr(fg, "data-bot"), len(lines))
 			}
 			for _, l := range lines {
-				if n := len(strings.Fields(attr(l, "points"))); n != len(fixtureCrawls) {
+				if n := len(strings.Fields(attr(l, "points"))); n != len(reporttest.Crawls) {
 					t.Errorf("%s %s: %d points, want one per crawl", attr(fg, "data-bot"), attr(l, "class"), n)
 				}
 			}
@@ -270,7 +268,7 @@ func TestReportHTML(t *testing.T) {
 
 	t.Run("status_chart", func(t *testing.T) {
 		rows := find(byID(t, root, "svg-status"), func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "status-row") })
-		if len(rows) != len(fixtureCrawls) {
+		if len(rows) != len(reporttest.Crawls) {
 			t.Fatalf("%d status rows, want one per crawl", len(rows))
 		}
 		for _, g := range rows {
@@ -285,7 +283,7 @@ func TestReportHTML(t *testing.T) {
 			// the adoption table gives as the sum of its first two rows.
 			crawl := attr(g, "data-group")
 			col := -1
-			for i, c := range fixtureCrawls {
+			for i, c := range reporttest.Crawls {
 				if c == crawl {
 					col = i
 				}
@@ -333,14 +331,15 @@ func TestReportHTML(t *testing.T) {
 // The page escapes what comes from the data: a crawl name with markup in it
 // stays text.
 func TestReportHTMLEscapes(t *testing.T) {
-	dir := writeSites(t, []reportSite{
-		{`<script>alert(1)</script>`, "https://a.example/robots.txt", 200, "User-agent: <b>x</b>\nDisallow: /\n", 0},
-		{`x" onload="y`, "https://b.example/robots.txt", 200, "User-agent: GPTBot\nDisallow: /\n", 0},
-	})
-	page := filepath.Join(t.TempDir(), "r.html")
-	if _, errOut, code := run(t, "", "report", dir, "--html", page); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := reporttest.WriteSites(dir, []reporttest.Site{
+		{Crawl: `<script>alert(1)</script>`, URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: <b>x</b>\nDisallow: /\n"},
+		{Crawl: `x" onload="y`, URL: "https://b.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
+	}, fixtureVersion); err != nil {
+		t.Fatal(err)
 	}
+	page := filepath.Join(t.TempDir(), "r.html")
+	renderHTML(t, dir, page)
 	b, _ := os.ReadFile(page)
 	root, err := html.Parse(strings.NewReader(string(b)))
 	if err != nil {

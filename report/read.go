@@ -1,0 +1,194 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/robotstat/robotstat/schema"
+)
+
+// Data is everything the renderers need: the report and where it came from.
+type Data struct {
+	Dir      string
+	Version  string // robotstat version that wrote the data
+	Catalog  string // bot catalog version
+	Report   *Report
+	Missing  []schema.TableName // tables the report reads that the data lacks
+	Warnings []string           // about rows the report could not count
+	// Generator is the version of robotstat that renders the page (the
+	// caller's), which may differ from Version.
+	Generator string
+}
+
+// ErrNotDataset is wrapped by Read when the folder holds no robotstat
+// output.
+var ErrNotDataset = errors.New("not a robotstat output")
+
+// reportTables are the tables the report reads, captures first.
+var reportTables = []schema.TableName{schema.Captures, schema.Bots, schema.Agents, schema.Directives}
+
+// Read feeds every table's files under dir to a Tally, crawl by crawl, and
+// returns what the renderers need and the number of rows read. A dir that
+// is not robotstat output is an error wrapping ErrNotDataset.
+func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error) {
+	sum, err := NewTally(o)
+	if err != nil {
+		return nil, 0, err
+	}
+	data := &Data{Dir: dir}
+	// Crawls in TableFiles' order (by name, unknown last), each with its
+	// files per table; captures come first. Rows of a crawl the captures
+	// table lacks cannot belong to a site.
+	var crawls []string
+	byCrawl := map[string]map[schema.TableName][]schema.File{}
+	orphans := map[string]bool{}
+	for _, t := range reportTables {
+		files, err := schema.TableFiles(dir, t)
+		switch {
+		case errors.Is(err, schema.ErrNoTable) && t == schema.Captures:
+			return nil, 0, fmt.Errorf("%w: it has no captures folder; write one with robotstat analyze --out %s", ErrNotDataset, dir)
+		case errors.Is(err, schema.ErrNoTable):
+			data.Missing = append(data.Missing, t)
+			continue
+		case err != nil:
+			return nil, 0, fmt.Errorf("report: %w", err)
+		}
+		for _, f := range files {
+			if byCrawl[f.Crawl] == nil {
+				if t != schema.Captures {
+					orphans[fmt.Sprintf("%s has crawl %q", t, f.Crawl)] = true
+					continue
+				}
+				byCrawl[f.Crawl] = map[schema.TableName][]schema.File{}
+				crawls = append(crawls, f.Crawl)
+			}
+			byCrawl[f.Crawl][t] = append(byCrawl[f.Crawl][t], f)
+		}
+	}
+	if len(crawls) == 0 {
+		return nil, 0, fmt.Errorf("%w: %s holds no Parquet file", ErrNotDataset, filepath.Join(dir, string(schema.Captures)))
+	}
+	for o := range orphans {
+		data.Warnings = append(data.Warnings, o+" but captures has not: its rows are not counted")
+	}
+	sort.Strings(data.Warnings)
+
+	var rows int64
+	for _, crawl := range crawls {
+		tf := byCrawl[crawl]
+		var n int64
+		for _, f := range tf[schema.Captures] {
+			info, err := schema.ReadFileInfo(f.Path)
+			if err != nil {
+				return nil, 0, fmt.Errorf("report: %w", err)
+			}
+			n += info.Rows
+			if data.Version == "" {
+				data.Version = info.Metadata[schema.MetaVersion]
+				data.Catalog = info.Metadata[schema.MetaOptionPrefix+"robotstat.bot_catalog"]
+			}
+		}
+		sum.BeginCrawl(crawl, n)
+		for _, read := range []func() (int64, error){
+			func() (int64, error) { return readTable(ctx, tf[schema.Captures], sum.AddCaptures) },
+			func() (int64, error) { return readTable(ctx, tf[schema.Bots], sum.AddBots) },
+			func() (int64, error) { return readTable(ctx, tf[schema.Agents], sum.AddAgents) },
+			func() (int64, error) { return readTable(ctx, tf[schema.Directives], sum.AddDirectives) },
+		} {
+			k, err := read()
+			rows += k
+			if err != nil {
+				return nil, 0, err
+			}
+		}
+		sum.EndCrawl()
+	}
+	data.Report = sum.Report()
+	return data, rows, nil
+}
+
+// readTable reads the summary's columns of files, in order, into add.
+func readTable[T schema.Row](ctx context.Context, files []schema.File, add func([]T)) (int64, error) {
+	var n int64
+	for _, f := range files {
+		err := schema.ReadFile(ctx, f.Path, TallyColumns(f.Table), func(rows []T) error {
+			add(rows)
+			n += int64(len(rows))
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return n, fmt.Errorf("report: interrupted: %w", ctx.Err())
+			}
+			return n, fmt.Errorf("report: %w", err)
+		}
+	}
+	return n, nil
+}
+
+// writeHTMLFile writes the page under a temporary name beside path and
+// renames it into place, so a reader never sees half a page.
+func WriteHTMLFile(path string, data *Data) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("report: --html: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
+	if err := WriteHTML(tmp, data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("report: --html: writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("report: --html: writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("report: --html: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("report: --html: %w", err)
+	}
+	return nil
+}
+
+// about is the report's preamble, as key and sentence, shared by the text
+// and the HTML page.
+func (d *Data) about() [][2]string {
+	r := d.Report
+	var crawls []string
+	for _, c := range r.Crawls {
+		if c == "" {
+			c = UnknownCrawlLabel
+		}
+		crawls = append(crawls, c)
+	}
+	data := fmt.Sprintf("%d %s: %s", len(crawls), plural(len(crawls), "crawl", "crawls"), strings.Join(crawls, ", "))
+	if d.Version != "" {
+		data += "; written by robotstat " + d.Version
+	}
+	if d.Catalog != "" {
+		data += ", bot catalog " + d.Catalog
+	}
+	lines := [][2]string{
+		{"data", data},
+		{"site", "one per crawl and host: the first capture of the host in the crawl whose URL path is /robots.txt; repeated captures of a host and captures of other paths are counted but are not sites"},
+		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (sites whose robots.txt was fetched and parsed: 2xx or no status); every table gives its denominators"},
+	}
+	if r.By == ByRank {
+		lines = append(lines, [2]string{"columns", fmt.Sprintf("rank strata from captures.rank, cumulative (top 1k is part of top 10k), pooled over %d %s", len(crawls), plural(len(crawls), "crawl", "crawls"))})
+	} else if len(r.Groups) > 1 {
+		lines = append(lines, [2]string{"columns", "one per crawl"})
+	}
+	return lines
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

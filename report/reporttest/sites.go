@@ -1,0 +1,51 @@
+package reporttest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/stats"
+)
+
+// Site is one capture of a hand-built dataset: its crawl, URL, HTTP status,
+// body and the rank --sites would give it.
+type Site struct {
+	Crawl, URL string
+	Status     int
+	Body       string
+	Rank       int64
+}
+
+// WriteSites runs the sites through the real Analyzer and Dataset writer into
+// a dataset under dir, its files marked as written by robotstat version.
+func WriteSites(dir string, sites []Site, version string) error {
+	so := stats.DefaultOptions()
+	a, err := stats.NewAnalyzer(so)
+	if err != nil {
+		return err
+	}
+	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "test", Version: version, Metadata: so.Metadata()})
+	if err != nil {
+		return err
+	}
+	defer ds.Abort()
+	var rows schema.Batch
+	for i, s := range sites {
+		u, err := url.Parse(s.URL)
+		if err != nil {
+			return fmt.Errorf("site %d: %w", i, err)
+		}
+		c := &record.Capture{Source: "t.warc.gz", Offset: int64(i), Crawl: s.Crawl, URL: s.URL, RobotsPath: u.Path == "/robots.txt",
+			Status: s.Status, Body: []byte(s.Body), BodyLen: int64(len(s.Body))}
+		before := len(rows.Captures)
+		a.Analyze(c, &rows)
+		rows.Captures[before].Rank = s.Rank
+	}
+	if err := ds.Sink().Write(&rows); err != nil {
+		return err
+	}
+	return ds.Commit(context.Background())
+}
