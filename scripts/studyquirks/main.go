@@ -49,6 +49,8 @@ const (
 	cicRuleComment  = "cic-rule-comment"   // an allow/disallow line with a comment after the value
 	cicSeparator    = "cic-separator"      // a rule after a blank or comment line inside its group
 	cicSeenStack    = "cic-seen-stack"     // a stack of user-agent lines after a rule, crawl-delay or sitemap line
+	// Google's reference parser, which decides Somesite's paths.
+	googleRunBreak = "google-run-break" // a user-agent line after another record (sitemap, crawl-delay, ...) in a stack
 	// Common Crawl, robotstxt_statistics.py.
 	ccHTMLFirstLine = "cc-html-first-line" // first line starts with <html or <!DOCTYPE html
 	// Common Crawl and Somesite both split lines at LF only.
@@ -152,7 +154,8 @@ func scan(body []byte) map[string]int {
 		inGroup     bool // inside an RFC 9309 group: a user-agent line has been seen
 		ruleInGroup bool // the current group has a rule, so the next user-agent line starts a new group
 		sepInGroup  bool // a blank or comment line since the current group's first user-agent line
-		prevUA      bool // the last user-agent, rule, crawl-delay or sitemap line was a user-agent line
+		uaInGroup   int  // user-agent lines so far in the current group
+		otherInRun  bool // a record other than user-agent or a rule since the current group's first user-agent line
 		seen        bool // a rule, crawl-delay or sitemap line has been seen
 	)
 	for n, line := range splitLines(body) {
@@ -182,9 +185,11 @@ func scan(body []byte) map[string]int {
 		switch key {
 		case "user-agent", "allow", "disallow":
 		default:
+			if inGroup && !ruleInGroup {
+				otherInRun = true
+			}
 			if key == "crawl-delay" || key == "sitemap" {
 				seen = true
-				prevUA = false
 			}
 			continue
 		}
@@ -206,12 +211,14 @@ func scan(body []byte) map[string]int {
 		}
 		if key == "user-agent" {
 			if ruleInGroup || !inGroup {
-				inGroup, sepInGroup, ruleInGroup = true, false, false
+				inGroup, sepInGroup, ruleInGroup, otherInRun, uaInGroup = true, false, false, false, 0
+			} else if otherInRun {
+				mark(googleRunBreak, lineNo)
 			}
-			if seen && prevUA {
+			if seen && uaInGroup > 0 {
 				mark(cicSeenStack, lineNo)
 			}
-			prevUA = true
+			uaInGroup++
 			continue
 		}
 		// An allow or disallow line.
@@ -221,7 +228,7 @@ func scan(body []byte) map[string]int {
 				mark(cicSeparator, lineNo)
 			}
 		}
-		seen, prevUA = true, false
+		seen = true
 		if last := rawKey[len(rawKey)-1]; last == ' ' || last == '\t' {
 			// Neither "allow: " nor "allow:" occurs in the line.
 			mark(ssSpaceColon, lineNo)
