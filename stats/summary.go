@@ -579,4 +579,6 @@ var contentRows = [...]struct {
 
 // isAI reports whether a catalog category is one of the AI categories
 // (ai-training, ai-search, ai-user-fetch, ai-optout-token, ai-data).
+// search-dual-use and generic-tool are deliberately not: a rule naming such a
+// token may be aimed at a search engine or at anyone running a framework.
 func isAI(category string) bool { return strings.HasPrefix(category, "ai-") }

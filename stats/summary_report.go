@@ -38,7 +38,7 @@ type Report struct {
 type BotStat struct {
 	Bot
 	// AI reports an AI category (ai-training, ai-search, ai-user-fetch,
-	// ai-optout-token, ai-data).
+	// ai-optout-token, ai-data; not search-dual-use or generic-tool).
 	AI bool
 	// Groups are the bot's counts by report group.
 	Groups []BotCounts
