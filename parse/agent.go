@@ -5,9 +5,12 @@ import "github.com/robotstat/robotstat/internal/ascii"
 // ProductToken returns the product token a user-agent value names: the
 // longest prefix of ASCII letters, "_" and "-" (RFC 9309 §2.2.1: "The
 // product token MUST contain only uppercase and lowercase letters, "_" and
-// "-"). "GPTBot/1.1" names GPTBot; "Mozilla/5.0 (compatible; GPTBot/1.1)"
-// names Mozilla, exactly as Google's reference parser reads it
-// (Google_token_prefix). The result aliases value.
+// "-"). "GPTBot/1.1" names GPTBot, "Bot2" names Bot and "Mozilla/5.0
+// (compatible; GPTBot/1.1)" names Mozilla, exactly as Google's reference
+// parser reads a user-agent line (Google_token_prefix; robots.cc
+// ExtractUserAgent). Robots.Lookup reads the agent asked about this way too,
+// which Google does not (Deviation_agent_token_prefix). The result aliases
+// value.
 func ProductToken(value []byte) []byte {
 	for i, c := range value {
 		if !tokenClass[c] {

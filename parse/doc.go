@@ -49,67 +49,131 @@
 //     true size is reported in FileInfo.
 //   - Keys match case-insensitively and exactly.
 //
+// Where this says what Google's reference parser does, it cites
+// github.com/google/robotstxt robots.cc at commit 12c3de885f9b by function;
+// the one point on which another version, c8ac4b1d93183, differs is noted.
+// As robots.cc does and the RFC allows, allow wins a tie
+// (RobotsMatcher::disallow needs a strictly higher disallow priority) and "$"
+// anchors only as a pattern's last character (RobotsMatchStrategy::Matches).
+//
 // Leniencies we share with Google's reference parser (each accepted input is
 // flagged so statistics can count it):
 //
 //   - Google_bom (§2.2 has no BOM): a leading UTF-8 byte order mark, or a
-//     prefix of one, is skipped.
+//     prefix of one, is skipped, as robots.cc does (RobotsTxtParser::Parse,
+//     the bom_pos loop).
 //   - Google_typo_useragent, Google_typo_dissallow, Google_typo_site_map
-//     (§2.2 keys): "useragent", "user agent", "user_agent"; "dissallow",
-//     "dissalow", "disalow", "diasllow", "disallaw"; "site-map" are read as
-//     the key they misspell (LineTypo).
+//     (§2.2 keys): "useragent" and "user agent"; "dissallow", "dissalow",
+//     "disalow", "diasllow", "disallaw"; "site-map" are read as the key they
+//     misspell (LineTypo), as robots.cc does (ParsedRobotsKey::KeyIsUserAgent,
+//     KeyIsDisallow, KeyIsSitemap). Other spellings of the separator are our
+//     own choice: see Deviation_key_separator below.
 //   - Google_missing_colon (§2.2 requires ":"): "Disallow /x" is read as
-//     "Disallow: /x" when the line is exactly two words and the first is a
-//     known key (LineMissingColon).
-//   - Google_token_prefix (§2.2.1 says the value MUST be a product token):
-//     a user-agent value names the longest prefix of letters, "_" and "-",
-//     so "GPTBot/1.1" names gptbot and a whole User-Agent header names its
-//     first token ("Mozilla").
-//   - Google_star_prefix: "*" followed by white space or a comment is the
-//     wildcard; "*bot" is not (it names no token).
+//     "Disallow: /x" when the line is exactly two words, as robots.cc does
+//     (RobotsTxtParser::GetKeyAndValueFrom); that the first word must be a
+//     known key is our own (Deviation_missing_colon_unknown_key).
+//   - Google_token_prefix (§2.2.1 says the value MUST be a product token): a
+//     user-agent value in the file names its longest prefix of ASCII letters,
+//     "_" and "-", as robots.cc does (RobotsMatcher::ExtractUserAgent, called
+//     from HandleUserAgent): "GPTBot/1.1" names gptbot, "Bot2" names bot,
+//     "Googlebot*" names googlebot, and a whole User-Agent header names its
+//     first token ("Mozilla"). Reading the agent asked about the same way is
+//     our own (Deviation_agent_token_prefix).
+//   - Google_star_prefix: "*" alone or followed by white space is the
+//     wildcard, as robots.cc does (RobotsMatcher::HandleUserAgent, the
+//     isspace(user_agent[1]) test, after comments are cut); "*bot" is not
+//     the wildcard and names no token.
 //   - Google_pattern_leading_star (§2.2.2 path-pattern begins with "/"): a
-//     pattern beginning with "*" is used as written ("*.pdf"). A pattern
-//     beginning with any other character is kept but can never match a path,
-//     which always begins with "/" (flagged LineBadPattern).
-//   - Google_whitespace: values are trimmed of spaces, tabs, VT and FF.
+//     pattern beginning with "*" is used as written ("*.pdf"), as robots.cc
+//     does (RobotsMatchStrategy::Matches, which anchors any pattern at the
+//     start of the path). A pattern beginning with any other character is
+//     kept but can never match a path, which always begins with "/" there
+//     too (GetPathParamsQuery); we flag it LineBadPattern.
+//   - Google_whitespace: keys and values are trimmed of spaces, tabs, VT and
+//     FF, as robots.cc does (StripWhitespaceSlowly, absl::StripAsciiWhitespace).
 //   - Google_429 (option StatusOptions.TooManyRequestsUnreachable, off by
-//     default; §2.3.1.3 says 4xx is unavailable): 429 treated as 5xx.
+//     default; §2.3.1.3 says 4xx is unavailable): 429 treated as 5xx. This is
+//     not in robots.cc, which never sees a status code; it reproduces what
+//     Google's crawler documentation is cited for, which we could not read to
+//     confirm, so it stays an option and the default follows the RFC.
 //
-// Deviations from Google's reference parser, where we follow the RFC or
-// choose differently (each has a conformance test named after it):
+// Deviations from Google's reference parser, robotstat's own choices (each
+// has a conformance test named after it):
 //
-//   - Deviation_other_record_ends_run (§2.2.4): Google's reference parser
-//     ends a run of user-agent lines at a sitemap or any unknown record, so
-//     "User-agent: bingbot / Crawl-delay: 30 / User-agent: x / Disallow: /"
-//     leaves bingbot unrestricted there, while RFC 9309 makes bingbot and x
-//     one group (disallowed). We follow the RFC by default; Options.Grouping =
-//     GroupingGoogle reproduces Google for sensitivity analyses.
-//   - Deviation_key_prefix (§2.2): Google reads any key that starts with a
-//     known key as that key ("Disallowed: /x" disallows /x). We match keys
-//     exactly; "Disallowed" is an Other record named "disallowed".
-//   - Deviation_percent_decoding (§2.2.2, §2.2.3): Google decodes nothing,
-//     so "Disallow: /%62" does not block "/b" and "Disallow: /a%2A" does not
-//     block "/a*". We normalise both sides as the RFC's tables show.
-//   - Deviation_raw_utf8_path (§2.2.2): Google encodes non-ASCII octets in
-//     patterns but expects callers to pass encoded URLs; we encode raw UTF-8
-//     in URLs too, so "/ツ" and "/%E3%83%84" are the same path.
-//   - Deviation_robots_txt_implicit (§2.2.2): Google's library applies the
-//     rules to /robots.txt itself; we always allow it.
-//   - Deviation_index_html: Google treats "Allow: /d/index.html" as also
-//     allowing "/d/$"; the RFC has no such rule and neither do we.
-//   - Deviation_long_lines: Google truncates lines at 16,664 bytes; the RFC
-//     sets no line limit, so we parse lines whole and flag them LineTooLong.
-//   - Deviation_limit_cut_line (§2.5): a line the parse limit cuts in two is
-//     not parsed (a cut pattern would be broader than the one written); it is
-//     flagged LineTruncated.
-//   - Deviation_invalid_key: a "key" holding characters no key has (HTML
-//     before a colon, a URL) makes the line LineInvalid; Google reports it as
-//     an unknown key. Rules are unaffected (and under GroupingGoogle such a
-//     line does not end a run of user-agent lines, where Google's would).
-//   - Deviation_missing_colon_unknown_key: Google accepts the missing colon
-//     for any two-word line; we only for known keys (standard keys, their
-//     typos, and the extensions listed in key.go), so prose is not counted as
-//     directives.
+//   - Deviation_other_record_ends_run (§2.2.4: "a Sitemaps record MUST NOT
+//     terminate a group"): robots.cc at 12c3de88 ends a run of user-agent
+//     lines at a sitemap or any unknown record (HandleSitemap and
+//     HandleUnknownAction set seen_separator_), so "User-agent: bingbot /
+//     Crawl-delay: 30 / User-agent: x / Disallow: /" leaves bingbot
+//     unrestricted; at c8ac4b1d those two handlers are empty and it groups as
+//     the RFC does. We follow the RFC; Options.Grouping = GroupingGoogle
+//     reproduces 12c3de88 for sensitivity analyses.
+//   - Deviation_key_prefix (§2.2): robots.cc reads any key that starts with
+//     a known key as that key (StartsWithIgnoreCase in the KeyIs functions),
+//     so "Disallowed: /x" disallows /x. Our own choice, because the RFC
+//     matches keys exactly and "User-agents"/"Disallowed" lines are more
+//     often prose than directives; "Disallowed" is an Other record.
+//   - Deviation_key_separator: our own choice, because they are the same
+//     misspelling: "user_agent", "user<TAB>agent" and runs of spaces or "_"
+//     ("user  agent") fold to "user-agent" like "user agent" (normaliseKey),
+//     flagged LineTypo. robots.cc accepts only "user agent" with one space
+//     and treats the others as unknown keys.
+//   - Deviation_agent_token_prefix: our own choice, because callers hand
+//     Robots.Lookup whatever User-Agent they have: the agent asked about is
+//     read by its product token too ("GPTBot/1.1" looks up gptbot, "Bot3"
+//     looks up bot). robots.cc compares the agent asked about whole
+//     (EqualsIgnoreCase in HandleUserAgent), leaving callers to pass a token
+//     (IsValidUserAgentToObey).
+//   - Deviation_percent_decoding (§2.2.2, §2.2.3): robots.cc decodes nothing
+//     (MaybeEscapePattern only upper-cases escapes and encodes octets with
+//     the high bit set), so "Disallow: /%62" does not block "/b" and
+//     "Disallow: /a%2A" does not block "/a*"; nor does it encode a space or
+//     control in a pattern (Deviation_percent_encoding_space_in_url). We
+//     normalise both sides as the RFC's tables show (pattern.go).
+//   - Deviation_percent_case_in_url, Deviation_raw_utf8_path (§2.2.2):
+//     robots.cc normalises only the pattern; the URL is used as given
+//     (AllowedByRobots: "the user is asked to provide it in escaped form"),
+//     so "Disallow: /a%2fb" does not block "/a%2fb" (the pattern becomes
+//     %2F, the URL keeps %2f) and raw UTF-8 in a URL never matches. Our own
+//     choice, because captured URLs come in every form: the URL gets the
+//     same normalisation as the pattern.
+//   - Deviation_robots_txt_implicit (§2.2.2 "/robots.txt is implicitly
+//     allowed"): robots.cc has no such rule and applies the file to
+//     /robots.txt itself; we follow the RFC.
+//   - Deviation_index_html: robots.cc (RobotsMatcher::HandleAllow) reads an
+//     allow pattern whose last segment starts with "/index.htm" that does not
+//     match as also allowing the directory ("Allow: /d/index.html" allows
+//     "/d/$"); the RFC has no such rule and neither do we.
+//   - Deviation_long_lines: robots.cc keeps only the first 16,663 bytes of a
+//     line (RobotsTxtParser::Parse, kMaxLineLen = 2083*8 with the NUL), so a
+//     cut pattern can match URLs the whole one does not
+//     (Deviation_long_lines_cut_pattern_would_match); the RFC sets no line
+//     limit, so we parse lines whole and flag those over 16,664 bytes
+//     (Options.LongLine) LineTooLong.
+//   - Deviation_nul_does_not_end_line, Deviation_nul_after_star: robots.cc
+//     handles each line as a C string, so a NUL ends it ("Disallow: /a\x00b"
+//     is "Disallow: /a"; "User-agent: *\x00" is the wildcard). Our own
+//     choice, because a NUL is content like any other byte (a sign of a
+//     binary body, flagged LineControl): it is kept and, in a pattern,
+//     encoded as %00.
+//   - Deviation_schemeless_url_is_a_path: robots.cc reads "example.com/a" as
+//     host and path "/a" (GetPathParamsQuery); Decide takes an absolute URL
+//     or a path, so we read it as the relative path "/example.com/a" rather
+//     than guess a host.
+//   - Deviation_limit_cut_line (§2.5): our own choice, because a cut pattern
+//     would be broader than the one written: a line the parse limit cuts in
+//     two is not parsed and is flagged LineTruncated. (robots.cc has no size
+//     limit; the 500 KiB limit is the RFC's.)
+//   - Deviation_invalid_key: our own choice, so HTML and URLs are not
+//     counted as records: a "key" holding characters no key has (HTML before
+//     a colon, a URL) makes the line LineInvalid; robots.cc reports it as an
+//     unknown key (GetKeyAndValueFrom accepts any non-empty key). Rules are
+//     unaffected (and under GroupingGoogle such a line does not end a run of
+//     user-agent lines, where 12c3de88's would).
+//   - Deviation_missing_colon_unknown_key: robots.cc accepts the missing
+//     colon for any two-word line (GetKeyAndValueFrom); our own choice,
+//     because prose is not directives: only for known keys (standard keys,
+//     their typos, and the extensions listed in key.go).
 //
 // # Cost
 //

@@ -2,7 +2,9 @@ package parse
 
 // Key recognition. RFC 9309 §2.2 matches keys case-insensitively and exactly;
 // Google's reference parser additionally accepts a handful of misspellings
-// (leniency Google_typo_*) which we accept too and flag with LineTypo. Google
+// (leniency Google_typo_*) which we accept too and flag with LineTypo; we
+// also fold "_", tabs and runs of white space in a key to "-", which Google
+// does not (Deviation_key_separator in doc.go). Google
 // also accepts any key that merely starts with a known key ("Disallowed:",
 // "User-agents:"); we do not (Deviation_key_prefix in doc.go): such a line is
 // an Other record named "disallowed".
@@ -78,8 +80,10 @@ func validKey(raw []byte) bool {
 func classifyKey(name []byte, folded bool) (Key, bool) {
 	switch string(name) {
 	case "user-agent":
-		// "user agent" and "user_agent" fold to this and are typos
-		// (Google_typo_useragent).
+		// "user agent" folds to this and is a typo Google accepts too
+		// (Google_typo_useragent); "user_agent", "user\tagent" and
+		// "user  agent" fold to it as well, which Google does not accept
+		// (Deviation_key_separator).
 		return KeyUserAgent, folded
 	case "allow":
 		return KeyAllow, folded

@@ -12,8 +12,10 @@ import (
 const DefaultLimit = 500 << 10
 
 // DefaultLongLine is the length above which a line is flagged LineTooLong:
-// Google's reference parser's line buffer (2083*8 bytes), beyond which it
-// truncates lines. We parse long lines whole (Deviation_long_lines).
+// Google's reference parser's line buffer (2083*8 bytes, robots.cc
+// kMaxLineLen), which holds the first 16,663 bytes of a line and its NUL, so
+// Google also cuts a line of exactly 16,664 bytes that is not flagged. We
+// parse long lines whole (Deviation_long_lines).
 const DefaultLongLine = 2083 * 8
 
 // Options shape a Parser. The zero value means the defaults.

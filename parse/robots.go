@@ -263,8 +263,10 @@ func (r *Robots) StarSet() SetID { return r.starSet }
 // the merged groups naming its product token, else the merged "*" groups,
 // else none. agent is a product token such as "GPTBot"; anything after the
 // token's letters, "_" and "-" is ignored ("GPTBot/1.1" looks up gptbot), so
-// a whole User-Agent header looks up its first token ("Mozilla"). An agent
-// of "*" gets the "*" groups. Matching is case-insensitive.
+// a whole User-Agent header looks up its first token ("Mozilla"); Google's
+// reference parser compares the agent whole instead
+// (Deviation_agent_token_prefix in doc.go). An agent of "*" gets the "*"
+// groups. Matching is case-insensitive.
 func (r *Robots) Lookup(agent string) (SetID, Match) {
 	tok := agent[:len(ProductToken(stringBytes(agent)))]
 	if len(tok) > 0 && len(r.slots) > 0 {

@@ -38,7 +38,7 @@ type Report struct {
 type BotStat struct {
 	schema.BotIdent
 	// AI reports an AI category (ai-training, ai-search, ai-user-fetch,
-	// ai-optout-token, ai-data).
+	// ai-optout-token, ai-data; not search-dual-use or generic-tool).
 	AI bool
 	// Groups are the bot's counts by report group.
 	Groups []BotCounts
@@ -110,7 +110,7 @@ func (s *Tally) Report() *Report {
 		r.Groups = append(r.Groups, s.groups[g].Group)
 	}
 	for bi, b := range s.bots {
-		st := BotStat{BotIdent: b, AI: isAI(b.Category)}
+		st := BotStat{BotIdent: b, AI: schema.IsAICategory(b.Category)}
 		for _, g := range keep {
 			var bc BotCounts
 			if a := s.groups[g]; bi < len(a.bots) {

@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/robotstat/robotstat/schema"
 )
@@ -576,7 +575,3 @@ var contentRows = [...]struct {
 	{"binary data", func(c *schema.CaptureRow) bool { return c.LooksBinary }},
 	{"over 500 KiB (RFC 9309 parse minimum)", func(c *schema.CaptureRow) bool { return c.Over500KiB }},
 }
-
-// isAI reports whether a catalog category is one of the AI categories
-// (ai-training, ai-search, ai-user-fetch, ai-optout-token, ai-data).
-func isAI(category string) bool { return strings.HasPrefix(category, "ai-") }

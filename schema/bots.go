@@ -1,5 +1,7 @@
 package schema
 
+import "strings"
+
 // BotRow is a row of the bots table: one row per capture and bot of the bot
 // catalog, whether or not the file names the bot, with the verdict under
 // each of the definitions the literature uses. All four verdicts are
@@ -17,8 +19,18 @@ type BotRow struct {
 	Bot string `parquet:"bot,dict"`
 	// Who runs the bot (e.g. OpenAI).
 	Operator string `parquet:"operator,dict"`
-	// The catalog's category: ai-training, ai-search, ai-user-fetch,
-	// ai-optout-token, ai-data, search, seo or other.
+	// The catalog's category: ai-training (crawls to train models),
+	// ai-search (builds an AI search or answer index), ai-user-fetch (fetches
+	// a page because a user asked an AI assistant), ai-optout-token (crawls
+	// nothing; only carries an AI opt-out), ai-data (collects data sold or
+	// published for AI use), search-dual-use (a classic web-search crawler
+	// whose crawl also feeds AI with no separate token for the AI use, or a
+	// token shared by a search crawler and an AI crawler: PetalBot, ExaBot),
+	// generic-tool (names a general-purpose framework or library anyone runs,
+	// not an operator: Scrapy), search (classic search engine, baseline), seo
+	// (SEO or backlink crawler, baseline) or other. Only the ai-* categories
+	// count as AI: search-dual-use and generic-tool are left out of AI
+	// figures because a rule naming them cannot be read as aimed at AI.
 	Category string `parquet:"category,dict"`
 	// Which group applies: named (a group names the bot's token), star (only
 	// the * group applies) or none (no group applies: everything allowed).
@@ -107,14 +119,32 @@ const (
 	CCClassAllowPart   = "allow-part"
 )
 
-// Values of bots.category and agents.category.
+// Values of bots.category and agents.category. The ai-* values are the AI
+// categories; every other value, the two ambiguous ones included, is not AI.
 const (
 	CategoryAITraining    = "ai-training"     // crawls to train models
 	CategoryAISearch      = "ai-search"       // crawls to build an AI search index
 	CategoryAIUserFetch   = "ai-user-fetch"   // fetches a page because a user asked an assistant
 	CategoryAIOptoutToken = "ai-optout-token" // a token that crawls nothing and only carries an opt-out
 	CategoryAIData        = "ai-data"         // collects data that is sold or published for AI use
-	CategorySearch        = "search"          // a classic search engine crawler (baseline)
-	CategorySEO           = "seo"             // an SEO or backlink crawler (baseline)
-	CategoryOther         = "other"
+	// A classic web-search crawler's token that also serves AI: the operator
+	// documents that the same crawl feeds AI features and offers no separate
+	// token for them (PetalBot, Diffbot, Bravebot), or the token is shared by
+	// a search engine's crawler and an AI crawler (ExaBot: Exalead's search
+	// crawler, and Exa's AI crawler per the ai.robots.txt registry). Not AI:
+	// a site that names it may mean the search engine.
+	CategorySearchDualUse = "search-dual-use"
+	// A token that names a general-purpose crawling framework or HTTP library
+	// rather than an operator (Scrapy): anyone sends it, for any purpose.
+	// Not AI: a rule naming it says nothing about AI.
+	CategoryGenericTool = "generic-tool"
+	CategorySearch      = "search" // a classic search engine crawler (baseline)
+	CategorySEO         = "seo"    // an SEO or backlink crawler (baseline)
+	CategoryOther       = "other"
 )
+
+// IsAICategory reports whether a category is one of the AI ones (ai-*):
+// what the report's AI tables count. search-dual-use and generic-tool are
+// not, so that a token that also names a search engine or a framework does
+// not count as an AI crawler.
+func IsAICategory(category string) bool { return strings.HasPrefix(category, "ai-") }

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/robotstat/robotstat/internal/ascii"
 	"github.com/robotstat/robotstat/parse"
@@ -17,11 +19,15 @@ import (
 )
 
 // categories are the valid values of a catalog entry's category (the bots
-// and agents tables' category column, defined in schema).
+// and agents tables' category column, defined in schema, where each value is
+// documented). The ai-* values are the AI categories (isAI); search-dual-use
+// and generic-tool name tokens that a site may use for something other than
+// AI, so reports leave them out of AI figures.
 var categories = map[string]bool{
 	schema.CategoryAITraining: true, schema.CategoryAISearch: true, schema.CategoryAIUserFetch: true,
-	schema.CategoryAIOptoutToken: true, schema.CategoryAIData: true, schema.CategorySearch: true,
-	schema.CategorySEO: true, schema.CategoryOther: true,
+	schema.CategoryAIOptoutToken: true, schema.CategoryAIData: true,
+	schema.CategorySearchDualUse: true, schema.CategoryGenericTool: true,
+	schema.CategorySearch: true, schema.CategorySEO: true, schema.CategoryOther: true,
 }
 
 // Bot is one catalog entry.
@@ -32,6 +38,14 @@ type Bot struct {
 	Token    string `json:"token"`
 	Operator string `json:"operator"`
 	Category string `json:"category"`
+	// Source is where the entry was checked: an http(s) URL of the
+	// operator's documentation of the token, or of the ai.robots.txt registry
+	// file at the commit read. Checked is the date it was read there
+	// (YYYY-MM-DD; the registry snapshot's date when the registry is the
+	// source). Both are optional in a user's catalog and required in the
+	// embedded one (a test says so).
+	Source  string `json:"source,omitempty"`
+	Checked string `json:"checked,omitempty"`
 }
 
 // Catalog is the list of bots the bots table reports on, in a fixed order.
@@ -73,7 +87,7 @@ func mustReadEmbedded[T any](name string, data []byte, read func(io.Reader) (T, 
 // DefaultCatalog returns the embedded catalog (catalog.json).
 func DefaultCatalog() *Catalog { return defaultCatalog }
 
-// Version returns the catalog's version string ("2026.11.1"; "custom" for a
+// Version returns the catalog's version string ("2026.12.1"; "custom" for a
 // CSV catalog, "<base>+custom" for an extended one).
 func (c *Catalog) Version() string { return c.version }
 
@@ -109,19 +123,24 @@ var (
 	ErrCatalogToken    = errors.New("stats: bot token names no product token")
 	ErrCatalogCategory = errors.New("stats: unknown bot category")
 	ErrCatalogDup      = errors.New("stats: bot listed twice")
+	ErrCatalogSource   = errors.New("stats: bot source is not an http(s) URL or checked is not a YYYY-MM-DD date")
 )
 
 // ReadCatalog reads a catalog from r, in either of two forms:
 //
 //   - JSON, as the embedded catalog.json: an object with "format":
 //     "robotstat-bot-catalog", a "version" and "bots", a list of
-//     {"token", "operator", "category"};
-//   - CSV with a header line naming the columns token, operator and category
-//     (in any order; other columns are ignored). Its version is "custom".
+//     {"token", "operator", "category"} with optional "source" and "checked";
+//   - CSV with a header line naming the columns token, operator and category,
+//     and optionally source and checked (in any order; other columns are
+//     ignored). Its version is "custom".
 //
-// Every token must name a product token (RFC 9309 §2.2.1: start with a
-// letter, "-" or "_"), every category must be one of the Category constants,
-// and no two entries may share a product token.
+// Both forms are what WriteCatalog and WriteCatalogJSON print, so
+// `robotstat bots` output reads back unchanged; files written before source
+// and checked existed read as before. Every token must name a product token
+// (RFC 9309 §2.2.1: start with a letter, "-" or "_"), every category must be
+// one of the Category constants, no two entries may share a product token, a
+// source, when given, must be an http(s) URL and checked a YYYY-MM-DD date.
 func ReadCatalog(r io.Reader) (*Catalog, error) {
 	br := bufio.NewReader(r)
 	first, err := firstNonSpace(br)
@@ -182,15 +201,15 @@ func readCatalogCSV(r io.Reader) ([]Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: CSV header: %w", ErrCatalogFormat, err)
 	}
-	col := map[string]int{"token": -1, "operator": -1, "category": -1}
+	col := map[string]int{"token": -1, "operator": -1, "category": -1, "source": -1, "checked": -1}
 	for i, h := range head {
 		h = strings.ToLower(strings.TrimSpace(h))
 		if _, ok := col[h]; ok {
 			col[h] = i
 		}
 	}
-	for name, i := range col {
-		if i < 0 {
+	for _, name := range [...]string{"token", "operator", "category"} {
+		if col[name] < 0 {
 			return nil, fmt.Errorf("%w: CSV header lacks column %q", ErrCatalogFormat, name)
 		}
 	}
@@ -204,12 +223,13 @@ func readCatalogCSV(r io.Reader) ([]Bot, error) {
 			return nil, fmt.Errorf("%w: %w", ErrCatalogFormat, err)
 		}
 		get := func(name string) string {
-			if i := col[name]; i < len(rec) {
+			if i := col[name]; i >= 0 && i < len(rec) {
 				return strings.TrimSpace(rec[i])
 			}
 			return ""
 		}
-		bots = append(bots, Bot{Token: get("token"), Operator: get("operator"), Category: get("category")})
+		bots = append(bots, Bot{Token: get("token"), Operator: get("operator"), Category: get("category"),
+			Source: get("source"), Checked: get("checked")})
 	}
 }
 
@@ -233,10 +253,29 @@ func newCatalog(version string, bots []Bot) (*Catalog, error) {
 		if len(tok) > 64 {
 			return nil, fmt.Errorf("%w: %q is longer than 64 bytes", ErrCatalogToken, b.Token)
 		}
+		if err := checkSource(b); err != nil {
+			return nil, err
+		}
 		c.byToken[tok] = len(c.bots)
 		c.bots = append(c.bots, b)
 	}
 	return c, nil
+}
+
+// checkSource validates the optional source and checked fields.
+func checkSource(b Bot) error {
+	if b.Source != "" {
+		u, err := url.Parse(b.Source)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return fmt.Errorf("%w: source %q for %q", ErrCatalogSource, b.Source, b.Token)
+		}
+	}
+	if b.Checked != "" {
+		if _, err := time.Parse(time.DateOnly, b.Checked); err != nil {
+			return fmt.Errorf("%w: checked %q for %q", ErrCatalogSource, b.Checked, b.Token)
+		}
+	}
+	return nil
 }
 
 // tokenKey is a bot's key in byToken: the product token its Token names, in
@@ -292,17 +331,25 @@ func LoadCatalog(r io.Reader, mode CatalogMode) (*Catalog, error) {
 }
 
 // WriteCatalog prints c for `robotstat bots`: a comment line with the
-// version, then CSV with the header token,operator,category, one bot per
-// line, which ReadCatalog reads back.
+// version, then CSV with the header token,operator,category,source,checked,
+// one bot per line, which ReadCatalog reads back.
 func WriteCatalog(w io.Writer, c *Catalog) error {
 	if _, err := fmt.Fprintf(w, "# robotstat bot catalog %s: %d bots\n", c.version, len(c.bots)); err != nil {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"token", "operator", "category"})
+	cw.Write([]string{"token", "operator", "category", "source", "checked"})
 	for _, b := range c.bots {
-		cw.Write([]string{b.Token, b.Operator, b.Category})
+		cw.Write([]string{b.Token, b.Operator, b.Category, b.Source, b.Checked})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// WriteCatalogJSON prints c in the JSON form of catalog.json (without its
+// about text), which ReadCatalog reads back with c's version.
+func WriteCatalogJSON(w io.Writer, c *Catalog) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(catalogFile{Format: catalogFormat, Version: c.version, Bots: c.bots})
 }

@@ -3,8 +3,10 @@ package stats
 import (
 	"bytes"
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
@@ -37,9 +39,103 @@ func TestDefaultCatalog(t *testing.T) {
 			t.Errorf("%s not matched by its own group", b.Token)
 		}
 	}
-	for _, cat := range []string{schema.CategoryAITraining, schema.CategoryAISearch, schema.CategoryAIUserFetch, schema.CategoryAIOptoutToken, schema.CategoryAIData, schema.CategorySearch, schema.CategorySEO, schema.CategoryOther} {
+	for _, cat := range []string{schema.CategoryAITraining, schema.CategoryAISearch, schema.CategoryAIUserFetch, schema.CategoryAIOptoutToken, schema.CategoryAIData, schema.CategorySearchDualUse, schema.CategoryGenericTool, schema.CategorySearch, schema.CategorySEO, schema.CategoryOther} {
 		if cats[cat] == 0 {
 			t.Errorf("no bot in category %s", cat)
+		}
+	}
+}
+
+// registrySnapshot is the ai.robots.txt registry file the catalog cites, and
+// the date of that snapshot (the checked date of every entry sourced there).
+const (
+	registrySnapshot = "https://github.com/ai-robots-txt/ai.robots.txt/blob/738c80df/robots.json"
+	registryDate     = "2026-08-22"
+	catalogChecked   = "2026-12-01" // when the operator pages were read
+)
+
+// TestDefaultCatalogSources: every embedded entry says where it was checked
+// and when, so `robotstat bots` can show it and a reader can re-check it.
+func TestDefaultCatalogSources(t *testing.T) {
+	last, _ := time.Parse(time.DateOnly, catalogChecked)
+	for _, b := range DefaultCatalog().Bots() {
+		u, err := url.Parse(b.Source)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			t.Errorf("%s: source %q is not an http(s) URL", b.Token, b.Source)
+		}
+		d, err := time.Parse(time.DateOnly, b.Checked)
+		if err != nil {
+			t.Errorf("%s: checked %q is not YYYY-MM-DD", b.Token, b.Checked)
+			continue
+		}
+		if d.After(last) {
+			t.Errorf("%s: checked %s is later than the catalog's last check %s", b.Token, b.Checked, catalogChecked)
+		}
+		if b.Source == registrySnapshot && b.Checked != registryDate {
+			t.Errorf("%s: sourced from the registry snapshot of %s but checked %s", b.Token, registryDate, b.Checked)
+		}
+		if strings.Contains(b.Source, "ai-robots-txt") && b.Source != registrySnapshot {
+			t.Errorf("%s: registry source %q is not the pinned snapshot", b.Token, b.Source)
+		}
+	}
+}
+
+// TestCatalogAmbiguousTokens: tokens that a site may name for something other
+// than AI (a search engine, any Scrapy user) have categories of their own
+// that reports do not count as AI.
+func TestCatalogAmbiguousTokens(t *testing.T) {
+	want := map[string]string{
+		"Scrapy":   schema.CategoryGenericTool,
+		"ExaBot":   schema.CategorySearchDualUse,
+		"PetalBot": schema.CategorySearchDualUse,
+		"Diffbot":  schema.CategorySearchDualUse,
+		"Bravebot": schema.CategorySearchDualUse,
+	}
+	for tok, cat := range want {
+		b, ok := DefaultCatalog().Lookup([]byte(tok))
+		if !ok {
+			t.Errorf("%s missing", tok)
+			continue
+		}
+		if b.Category != cat {
+			t.Errorf("%s: category %s, want %s", tok, b.Category, cat)
+		}
+		if schema.IsAICategory(b.Category) {
+			t.Errorf("%s (%s) counts as AI", tok, b.Category)
+		}
+	}
+	for _, cat := range []string{schema.CategorySearchDualUse, schema.CategoryGenericTool, schema.CategorySearch, schema.CategorySEO, schema.CategoryOther} {
+		if schema.IsAICategory(cat) {
+			t.Errorf("schema.IsAICategory(%q) = true", cat)
+		}
+	}
+	for _, cat := range []string{schema.CategoryAITraining, schema.CategoryAISearch, schema.CategoryAIUserFetch, schema.CategoryAIOptoutToken, schema.CategoryAIData} {
+		if !schema.IsAICategory(cat) {
+			t.Errorf("schema.IsAICategory(%q) = false", cat)
+		}
+	}
+}
+
+// TestCatalogTokens2026: tokens operators documented in 2025-26.
+func TestCatalogTokens2026(t *testing.T) {
+	for tok, want := range map[string]struct{ op, cat, source string }{
+		"KimiBot":            {"Moonshot AI (Kimi)", schema.CategoryAITraining, "https://www.kimi.com/policies/kimi-crawlers"},
+		"Kimi-SearchBot":     {"Moonshot AI (Kimi)", schema.CategoryAISearch, "https://www.kimi.com/policies/kimi-crawlers"},
+		"Kimi-User":          {"Moonshot AI (Kimi)", schema.CategoryAIUserFetch, "https://www.kimi.com/policies/kimi-crawlers"},
+		"MistralAI-Training": {"Mistral AI", schema.CategoryAITraining, "https://docs.mistral.ai/en/robots"},
+		"MistralAI-Index":    {"Mistral AI", schema.CategoryAISearch, "https://docs.mistral.ai/en/robots"},
+		"MistralAI-User":     {"Mistral AI", schema.CategoryAIUserFetch, "https://docs.mistral.ai/en/robots"},
+		"Diffbot-User":       {"Diffbot", schema.CategoryOther, "https://docs.diffbot.com/docs/does-crawl-respect-robotstxt"},
+		"meta-webindexer":    {"Meta", schema.CategoryAISearch, registrySnapshot},
+		"ExaSearchBot":       {"Exa", schema.CategoryAISearch, registrySnapshot},
+	} {
+		b, ok := DefaultCatalog().Lookup([]byte(tok))
+		if !ok || b.Token != tok {
+			t.Errorf("%s missing (%+v)", tok, b)
+			continue
+		}
+		if b.Operator != want.op || b.Category != want.cat || b.Source != want.source {
+			t.Errorf("%s: %+v, want %+v", tok, b, want)
 		}
 	}
 }
@@ -61,6 +157,13 @@ func TestReadCatalog(t *testing.T) {
 		{"no_token", "token,operator,category\n123,Foo,seo\n", ErrCatalogToken, 0},
 		{"duplicate_product_token", "token,operator,category\nFooBot,Foo,seo\nfoobot/2.0,Foo,seo\n", ErrCatalogDup, 0},
 		{"header_only", "token,operator,category\n", ErrCatalogEmpty, 0},
+		{"csv_with_source", "token,operator,category,source,checked\nFooBot,Foo,seo,https://foo.example/bot,2026-12-01\nBarBot,Bar,other,,\n", nil, 2},
+		{"json_with_source", `{"format":"robotstat-bot-catalog","version":"9","bots":[{"token":"FooBot","operator":"Foo","category":"seo","source":"https://foo.example/bot","checked":"2026-12-01"}]}`, nil, 1},
+		{"json_new_categories", `{"format":"robotstat-bot-catalog","version":"9","bots":[{"token":"FooBot","operator":"Foo","category":"search-dual-use"},{"token":"BarBot","operator":"Bar","category":"generic-tool"}]}`, nil, 2},
+		{"source_not_url", "token,operator,category,source\nFooBot,Foo,seo,see the docs\n", ErrCatalogSource, 0},
+		{"source_not_http", "token,operator,category,source\nFooBot,Foo,seo,ftp://foo.example/bot\n", ErrCatalogSource, 0},
+		{"checked_not_iso", "token,operator,category,checked\nFooBot,Foo,seo,01/12/2026\n", ErrCatalogSource, 0},
+		{"checked_no_such_day", `{"format":"robotstat-bot-catalog","version":"9","bots":[{"token":"FooBot","operator":"Foo","category":"seo","checked":"2026-02-30"}]}`, ErrCatalogSource, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,23 +209,53 @@ func TestLoadCatalogModes(t *testing.T) {
 }
 
 func TestWriteCatalogRoundTrip(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteCatalog(&buf, DefaultCatalog()); err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name    string
+		write   func(*bytes.Buffer, *Catalog) error
+		prefix  string
+		version string
+	}{
+		{"csv", func(b *bytes.Buffer, c *Catalog) error { return WriteCatalog(b, c) }, "# robotstat bot catalog " + DefaultCatalog().Version(), "custom"},
+		{"json", func(b *bytes.Buffer, c *Catalog) error { return WriteCatalogJSON(b, c) }, "{", DefaultCatalog().Version()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tc.write(&buf, DefaultCatalog()); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(buf.String(), tc.prefix) {
+				t.Errorf("starts %q", strings.SplitN(buf.String(), "\n", 2)[0])
+			}
+			if !strings.Contains(buf.String(), "https://www.kimi.com/policies/kimi-crawlers") {
+				t.Error("output lacks the sources")
+			}
+			back, err := ReadCatalog(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Version() != tc.version {
+				t.Errorf("version %q, want %q", back.Version(), tc.version)
+			}
+			if len(back.Bots()) != DefaultCatalog().Len() {
+				t.Fatalf("%d bots back", back.Len())
+			}
+			for i, b := range back.Bots() {
+				if b != DefaultCatalog().Bots()[i] {
+					t.Errorf("bot %d: %+v != %+v", i, b, DefaultCatalog().Bots()[i])
+				}
+			}
+		})
 	}
-	if !strings.HasPrefix(buf.String(), "# robotstat bot catalog "+DefaultCatalog().Version()) {
-		t.Errorf("header: %q", strings.SplitN(buf.String(), "\n", 2)[0])
-	}
-	back, err := ReadCatalog(&buf)
+}
+
+// TestReadCatalogWithoutSources: a catalog written before source and checked
+// existed (the three-column CSV robotstat bots printed) still reads.
+func TestReadCatalogWithoutSources(t *testing.T) {
+	c, err := ReadCatalog(strings.NewReader("# robotstat bot catalog 2026.11.1: 2 bots\ntoken,operator,category\nGPTBot,OpenAI,ai-training\nScrapy,Zyte (open-source framework),ai-data\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Bots()) != DefaultCatalog().Len() {
-		t.Fatalf("%d bots back", back.Len())
-	}
-	for i, b := range back.Bots() {
-		if b != DefaultCatalog().Bots()[i] {
-			t.Errorf("bot %d: %+v != %+v", i, b, DefaultCatalog().Bots()[i])
-		}
+	if b := c.Bots()[1]; b != (Bot{Token: "Scrapy", Operator: "Zyte (open-source framework)", Category: "ai-data"}) {
+		t.Errorf("%+v", b)
 	}
 }

@@ -3,7 +3,7 @@
 // and, on request, per rule, sitemap and diagnostic. It does no I/O: the
 // catalog, template and rank loaders read from an io.Reader, and the rows
 // are handed to the schema package's writers by the caller. The bots rows
-// (one per capture and catalog bot, 101 per capture with the embedded
+// (one per capture and catalog bot, 91 per capture with the embedded
 // catalog) leave as one schema.BotsBlock per capture, for schema.WriteBots;
 // Rows.BotRows expands them.
 //
@@ -51,8 +51,8 @@
 // study's population of fetched files.
 //
 // Bot catalog (catalog.json, embedded and versioned): the bots the bots
-// table reports on, with operator and category; derived in part from the
-// ai.robots.txt registry (MIT). ReadCatalog/LoadCatalog read a user's file
+// table reports on, with operator, category, and the source and date each
+// entry was checked at; derived in part from the ai.robots.txt registry (MIT). ReadCatalog/LoadCatalog read a user's file
 // (robotstat analyze --bots), WriteCatalog prints it (robotstat bots).
 //
 // Templates (templates.json): platform defaults recognised from their rule

@@ -79,7 +79,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs.StringVar(&f.out, "out", "out", "write the tables under `DIR`")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parse with `N` goroutines")
 	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" (captures,groups,agents,bots,directives) or \"all\"")
-	fs.StringVar(&f.bots, "bots", "", "extend the bot catalog with `FILE` (CSV token,operator,category or JSON; see robotstat bots)")
+	fs.StringVar(&f.bots, "bots", "", "extend the bot catalog with `FILE` (CSV token,operator,category[,source,checked] or JSON; see robotstat bots)")
 	fs.BoolVar(&f.botsReplace, "bots-replace", false, "use the --bots FILE alone instead of extending the embedded catalog")
 	fs.StringVar(&f.crawl, "crawl", "", "crawl `NAME` for every capture (default: the WARC warcinfo's isPartOf)")
 	fs.StringVar(&f.shard, "shard", "", "read only shard `i/n` of the inputs (0-based), or \"auto\" from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX")

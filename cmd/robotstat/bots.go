@@ -12,19 +12,27 @@ func init() {
 	register(command{name: "bots", summary: "print the bot catalog the bots table reports on", run: (*Main).bots})
 }
 
-const botsUsage = `Usage: robotstat bots [--bots FILE [--replace]]
+const botsUsage = `Usage: robotstat bots [--json] [--bots FILE [--replace]]
 
-Prints the bot catalog as CSV (token,operator,category) after a comment line
-with its version: the embedded catalog, or the one robotstat analyze --bots
-FILE would use. FILE is CSV with a token,operator,category header or the JSON
-form of the embedded catalog; its bots extend the embedded catalog (an entry
-with the same product token replaces it) unless --replace is given.
+Prints the bot catalog as CSV (token,operator,category,source,checked) after
+a comment line with its version, or with --json in the JSON form of the
+embedded catalog: the embedded catalog, or the one robotstat analyze --bots
+FILE would use. source is where the entry was checked (the operator's
+documentation or the ai.robots.txt registry) and checked the date it was
+read there. Only the ai-* categories count as AI in reports; search-dual-use
+and generic-tool mark tokens a site may name for other reasons.
+
+FILE is CSV with a token,operator,category header (source and checked
+optional) or the JSON form; both outputs of this command are such files. Its
+bots extend the embedded catalog (an entry with the same product token
+replaces it) unless --replace is given.
 `
 
 func (m *Main) bots(ctx context.Context, args []string) error {
 	fs := newFlagSet("bots")
 	file := fs.String("bots", "", "read bots from `FILE` (CSV or JSON)")
 	replace := fs.Bool("replace", false, "use FILE's bots alone instead of extending the embedded catalog")
+	asJSON := fs.Bool("json", false, "print the JSON form instead of CSV")
 	pos, err := parseFlags(fs, args, m.Stdout, botsUsage)
 	if err != nil {
 		if err == errHelp {
@@ -44,7 +52,11 @@ func (m *Main) bots(ctx context.Context, args []string) error {
 			return fmt.Errorf("bots: %w", err)
 		}
 	}
-	if err := stats.WriteCatalog(m.Stdout, cat); err != nil {
+	write := stats.WriteCatalog
+	if *asJSON {
+		write = stats.WriteCatalogJSON
+	}
+	if err := write(m.Stdout, cat); err != nil {
 		return fmt.Errorf("bots: writing: %w", err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,8 +26,13 @@ func TestBots(t *testing.T) {
 		contains []string
 		code     int
 	}{
-		{"embedded", []string{"bots"}, n, []string{"# robotstat bot catalog " + stats.DefaultCatalog().Version(), "GPTBot,OpenAI,ai-training"}, 0},
-		{"extend", []string{"bots", "--bots", extra}, n + 1, []string{"GPTBot,OpenAI,ai-search", "NewBot,New,other", "+custom"}, 0},
+		{"embedded", []string{"bots"}, n, []string{"# robotstat bot catalog " + stats.DefaultCatalog().Version(),
+			"token,operator,category,source,checked\n",
+			"GPTBot,OpenAI,ai-training,https://developers.openai.com/api/docs/bots,2026-12-01",
+			"Scrapy,Zyte (open-source framework),generic-tool,https://docs.scrapy.org/",
+			"PetalBot,Huawei,search-dual-use,https://aspiegel.com/petalbot,2026-12-01",
+			"KimiBot,Moonshot AI (Kimi),ai-training,https://www.kimi.com/policies/kimi-crawlers,2026-12-01"}, 0},
+		{"extend", []string{"bots", "--bots", extra}, n + 1, []string{"GPTBot,OpenAI,ai-search,,\n", "NewBot,New,other,,\n", "+custom"}, 0},
 		{"replace", []string{"bots", "--bots", extra, "--replace"}, 2, []string{"NewBot,New,other"}, 0},
 		{"replace_without_file", []string{"bots", "--replace"}, -1, nil, ExitUsage},
 		{"bad_category", []string{"bots", "--bots", bad}, -1, nil, ExitUsage},
@@ -52,4 +58,67 @@ func TestBots(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBotsRoundTrip: what robotstat bots prints, in either form, is a --bots
+// FILE that gives the same catalog back (analyze reads --bots through the
+// same loader, loadCatalog).
+func TestBotsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, form := range []struct{ name, flag string }{{"csv", ""}, {"json", "--json"}} {
+		t.Run(form.name, func(t *testing.T) {
+			args := []string{"bots"}
+			if form.flag != "" {
+				args = append(args, form.flag)
+			}
+			first, errOut, code := run(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			file := filepath.Join(dir, "catalog."+form.name)
+			if err := os.WriteFile(file, []byte(first), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			again, errOut, code := run(t, "", append(args, "--bots", file, "--replace")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if form.name == "json" {
+				// The JSON form keeps the version; CSV reads back as "custom".
+				if again != first {
+					t.Errorf("JSON round trip differs:\n%s", firstLineDiff(first, again))
+				}
+				return
+			}
+			_, body, _ := strings.Cut(first, "\n")
+			_, bodyAgain, _ := strings.Cut(again, "\n")
+			if body != bodyAgain {
+				t.Errorf("CSV round trip differs:\n%s", firstLineDiff(body, bodyAgain))
+			}
+		})
+	}
+	// A three-column file from before source and checked existed still works.
+	old := filepath.Join(dir, "old.csv")
+	os.WriteFile(old, []byte("# robotstat bot catalog 2026.11.1: 1 bots\ntoken,operator,category\nGPTBot,OpenAI,ai-training\n"), 0o644)
+	out, errOut, code := run(t, "", "bots", "--bots", old, "--replace")
+	if code != 0 || !strings.Contains(out, "GPTBot,OpenAI,ai-training,,\n") {
+		t.Errorf("old file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+func firstLineDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + strconv.Itoa(i+1) + ":\n have " + x + "\n want " + y
+		}
+	}
+	return ""
 }
