@@ -25,10 +25,6 @@ type Data struct {
 	Generator string
 }
 
-// ErrNotDataset is wrapped by Read when the folder holds no robotstat
-// output.
-var ErrNotDataset = errors.New("not a robotstat output")
-
 // reportTables are the tables the report reads, captures first.
 var reportTables = []schema.TableName{schema.Captures, schema.Bots, schema.Agents, schema.Directives}
 

@@ -7,9 +7,9 @@ import (
 	"github.com/robotstat/robotstat/schema"
 )
 
-// Report is what a Summary found, as tables ready to print and the numbers
+// Report is what a Tally found, as tables ready to print and the numbers
 // behind the charts. It is a plain value that shares nothing with the
-// Summary.
+// Tally.
 type Report struct {
 	// By is ByCrawl or ByRank.
 	By string

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/robotstat/robotstat/schema"
@@ -53,7 +52,7 @@ import (
 //
 // For each crawl: BeginCrawl, then every AddCaptures, then AddBots,
 // AddAgents and AddDirectives in any order, then EndCrawl. Rows need only the
-// columns SummaryColumns names. Report may be called at any time after
+// columns TallyColumns names. Report may be called at any time after
 // EndCrawl.
 //
 // A Tally is not safe for concurrent use.
@@ -88,13 +87,13 @@ type Tally struct {
 	scratch    []int
 }
 
-// Grouping of the report's columns (SummaryOptions.By).
+// Grouping of the report's columns (TallyOptions.By).
 const (
 	ByCrawl = "crawl"
 	ByRank  = "rank"
 )
 
-// TallyOptions configure a Summary; the zero value means the defaults.
+// TallyOptions configure a Tally; the zero value means the defaults.
 type TallyOptions struct {
 	// By is ByCrawl (default) or ByRank.
 	By string
@@ -105,9 +104,6 @@ type TallyOptions struct {
 	// at once (see topCounter); 0 means 1<<17.
 	MaxKeys int
 }
-
-// ErrTallyOptions is wrapped by SummaryOptions.Validate.
-var ErrTallyOptions = errors.New("stats: invalid summary options")
 
 // Validate reports an unknown By or a negative size.
 func (o TallyOptions) Validate() error {
@@ -136,7 +132,7 @@ func (o TallyOptions) withDefaults() TallyOptions {
 	return o
 }
 
-// TallyColumns returns the columns of table t that Summary reads; the
+// TallyColumns returns the columns of table t that a Tally reads; the
 // other fields of the rows may be left zero. It returns nil for tables the
 // summary does not use.
 func TallyColumns(t schema.TableName) []string {
@@ -240,7 +236,7 @@ const (
 	numRankGroups
 )
 
-// NewTally returns an empty Summary.
+// NewTally returns an empty Tally.
 func NewTally(o TallyOptions) (*Tally, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err

@@ -2,7 +2,7 @@ package schema
 
 import "errors"
 
-// Errors a Dataset returns. Environment failures (a directory that cannot
+// Errors the package returns. A Dataset's: Environment failures (a directory that cannot
 // be created, a full disk, a failed rename) are returned wrapped with %w
 // and the name of the file they concern, so errors.Is finds the underlying
 // syscall error as well.
@@ -15,4 +15,15 @@ var (
 	// ErrUnsafeName is wrapped when a run id or crawl name cannot be made
 	// into a file name inside the dataset's root.
 	ErrUnsafeName = errors.New("schema: unsafe name")
+
+	// Reading (TableFiles, ReadFile, ReadFileInfo).
+
+	// ErrNoTable is wrapped when a dataset root has no folder for a table.
+	ErrNoTable = errors.New("schema: table not found")
+	// ErrColumn is wrapped when a file lacks a requested column, or holds it
+	// with a type or nesting the row field cannot take.
+	ErrColumn = errors.New("schema: column missing or of another type")
+	// ErrSchemaVersion is wrapped when a file says it was written with a
+	// schema version other than SchemaVersion.
+	ErrSchemaVersion = errors.New("schema: file written with another schema version")
 )

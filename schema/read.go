@@ -16,18 +16,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// Errors of the reading side.
-var (
-	// ErrNoTable is wrapped when a dataset root has no folder for a table.
-	ErrNoTable = errors.New("schema: table not found")
-	// ErrColumn is wrapped when a file lacks a requested column, or holds it
-	// with a type or nesting the row field cannot take.
-	ErrColumn = errors.New("schema: column missing or of another type")
-	// ErrSchemaVersion is wrapped when a file says it was written with a
-	// schema version other than SchemaVersion.
-	ErrSchemaVersion = errors.New("schema: file written with another schema version")
-)
-
 // File is one complete Parquet file of a table, as TableFiles finds it.
 type File struct {
 	Table TableName

@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -115,16 +114,6 @@ func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
 	}
 	return c.bots[i], true
 }
-
-// Catalog errors.
-var (
-	ErrCatalogFormat   = errors.New("stats: not a bot catalog")
-	ErrCatalogEmpty    = errors.New("stats: bot catalog has no bots")
-	ErrCatalogToken    = errors.New("stats: bot token names no product token")
-	ErrCatalogCategory = errors.New("stats: unknown bot category")
-	ErrCatalogDup      = errors.New("stats: bot listed twice")
-	ErrCatalogSource   = errors.New("stats: bot source is not an http(s) URL or checked is not a YYYY-MM-DD date")
-)
 
 // ReadCatalog reads a catalog from r, in either of two forms:
 //

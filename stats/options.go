@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/robotstat/robotstat/parse"
@@ -44,10 +43,6 @@ func DefaultOptions() Options {
 		Templates: DefaultTemplates(),
 	}
 }
-
-// ErrUnknownTable is returned by Validate for a table name that is not one
-// of schema.AllTables().
-var ErrUnknownTable = errors.New("stats: unknown table")
 
 // Validate checks the options.
 func (o Options) Validate() error {

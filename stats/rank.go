@@ -2,7 +2,6 @@ package stats
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -16,9 +15,6 @@ import (
 type RankTable struct {
 	ranks map[string]int64
 }
-
-// ErrRankFormat reports a line of a ranked list that is not "rank,domain".
-var ErrRankFormat = errors.New("stats: ranked list line is not rank,domain")
 
 // ReadRanks reads a ranked list in Tranco's format: one "rank,domain" line
 // per site (a header line, blank lines and "#" comments are skipped; a

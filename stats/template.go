@@ -3,7 +3,6 @@ package stats
 import (
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -67,9 +66,6 @@ var defaultTemplates = mustReadEmbedded("templates.json", templatesJSON, ReadTem
 
 // DefaultTemplates returns the embedded fingerprints (templates.json).
 func DefaultTemplates() *TemplateSet { return defaultTemplates }
-
-// ErrTemplates reports a malformed template file.
-var ErrTemplates = errors.New("stats: bad template file")
 
 // ReadTemplates reads fingerprints in the JSON form of templates.json.
 func ReadTemplates(r io.Reader) (*TemplateSet, error) {
