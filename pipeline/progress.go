@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"time"
@@ -39,6 +40,8 @@ func (r *runner) startProgress(list []input) (stop func()) {
 		progressbar.OptionThrottle(progressEvery),
 		progressbar.OptionSetWidth(24),
 		progressbar.OptionShowDescriptionAtLineEnd(),
+		// end the bar's line, so what is printed next starts on its own
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(r.cfg.Progress) }),
 	)
 	done := make(chan struct{})
 	finished := make(chan struct{})

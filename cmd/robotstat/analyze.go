@@ -26,7 +26,8 @@ import (
 )
 
 func init() {
-	register(command{name: "analyze", summary: "read robots.txt captures and write statistics to Parquet", run: (*Main).analyze})
+	register(command{name: "analyze", summary: "read robots.txt captures and write statistics to Parquet", run: (*Main).analyze,
+		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInterrupted}})
 }
 
 // sampleWARC is the embedded sample analyze reads when given no input: real
@@ -85,9 +86,9 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs.StringVar(&f.shard, "shard", "", "read only shard `i/n` of the inputs (0-based), or \"auto\" from JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX")
 	fs.StringVar(&f.sites, "sites", "", "ranked site list `FILE` (Tranco's rank,domain CSV) joined on host or registered domain")
 	fs.IntVar(&f.parseLimit, "parse-limit", parse.DefaultLimit, "parse at most this many `bytes` of a robots.txt (RFC 9309 §2.5 minimum 512000; -1 for no limit)")
-	fs.StringVar(&f.responses, "responses", "auto", "which WARC responses count: robots (path /robots.txt), all, or auto (all inside a Common Crawl robotstxt WARC)")
-	fs.StringVar(&f.manifestBase, "manifest-base", "", "prefix for relative lines of a manifest, e.g. https://data.commoncrawl.org/")
-	fs.StringVar(&f.fields, "fields", "", "dump column names as `url=U,status=S,body=B,time=T` (defaults url,status,body,time)")
+	fs.StringVar(&f.responses, "responses", "auto", "which WARC responses count: `WHICH` is robots (path /robots.txt), all, or auto (all inside a Common Crawl robotstxt WARC)")
+	fs.StringVar(&f.manifestBase, "manifest-base", "", "`URL` or folder prefixed to relative lines of a manifest, e.g. https://data.commoncrawl.org/")
+	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,status=S,body=B,time=T (defaults url,status,body,time)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error and write nothing")
@@ -379,7 +380,7 @@ var outcomeOrder = [...]struct{ value, label string }{
 	{schema.OutcomeParsed, "parsed"},
 	{schema.OutcomeUnavailable, "unavailable (4xx, allow all)"},
 	{schema.OutcomeUnreachable, "unreachable (5xx, disallow all)"},
-	{schema.OutcomeRedirect, "redirects"},
+	{schema.OutcomeRedirect, "redirected (3xx)"},
 }
 
 // outcomeCounts counts captures by outcome, indexed like outcomeOrder: a

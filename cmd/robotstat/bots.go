@@ -9,10 +9,11 @@ import (
 )
 
 func init() {
-	register(command{name: "bots", summary: "print the bot catalog the bots table reports on", run: (*Main).bots})
+	register(command{name: "bots", summary: "print the bot catalog the bots table reports on", run: (*Main).bots,
+		exits: []int{ExitOK, ExitUsage}})
 }
 
-const botsUsage = `Usage: robotstat bots [--json] [--bots FILE [--replace]]
+const botsUsage = `Usage: robotstat bots [--json] [--bots FILE [--bots-replace]]
 
 Prints the bot catalog as CSV (token,operator,category,source,checked) after
 a comment line with its version, or with --json in the JSON form of the
@@ -25,13 +26,13 @@ and generic-tool mark tokens a site may name for other reasons.
 FILE is CSV with a token,operator,category header (source and checked
 optional) or the JSON form; both outputs of this command are such files. Its
 bots extend the embedded catalog (an entry with the same product token
-replaces it) unless --replace is given.
+replaces it) unless --bots-replace is given, as with robotstat analyze.
 `
 
 func (m *Main) bots(ctx context.Context, args []string) error {
 	fs := newFlagSet("bots")
 	file := fs.String("bots", "", "read bots from `FILE` (CSV or JSON)")
-	replace := fs.Bool("replace", false, "use FILE's bots alone instead of extending the embedded catalog")
+	replace := fs.Bool("bots-replace", false, "use FILE's bots alone instead of extending the embedded catalog")
 	asJSON := fs.Bool("json", false, "print the JSON form instead of CSV")
 	pos, err := parseFlags(fs, args, m.Stdout, botsUsage)
 	if err != nil {
@@ -44,7 +45,7 @@ func (m *Main) bots(ctx context.Context, args []string) error {
 		return usageErrorf("bots", "bots takes no arguments, got %q", pos[0])
 	}
 	if *replace && *file == "" {
-		return usageErrorf("bots", "--replace needs --bots FILE")
+		return usageErrorf("bots", "--bots-replace needs --bots FILE")
 	}
 	cat := stats.DefaultCatalog()
 	if *file != "" {

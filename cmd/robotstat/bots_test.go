@@ -33,8 +33,8 @@ func TestBots(t *testing.T) {
 			"PetalBot,Huawei,search-dual-use,https://aspiegel.com/petalbot,2026-12-01",
 			"KimiBot,Moonshot AI (Kimi),ai-training,https://www.kimi.com/policies/kimi-crawlers,2026-12-01"}, 0},
 		{"extend", []string{"bots", "--bots", extra}, n + 1, []string{"GPTBot,OpenAI,ai-search,,\n", "NewBot,New,other,,\n", "+custom"}, 0},
-		{"replace", []string{"bots", "--bots", extra, "--replace"}, 2, []string{"NewBot,New,other"}, 0},
-		{"replace_without_file", []string{"bots", "--replace"}, -1, nil, ExitUsage},
+		{"replace", []string{"bots", "--bots", extra, "--bots-replace"}, 2, []string{"NewBot,New,other"}, 0},
+		{"replace_without_file", []string{"bots", "--bots-replace"}, -1, nil, ExitUsage},
 		{"bad_category", []string{"bots", "--bots", bad}, -1, nil, ExitUsage},
 		{"missing_file", []string{"bots", "--bots", filepath.Join(dir, "nope")}, -1, nil, ExitUsage},
 		{"argument", []string{"bots", "x"}, -1, nil, ExitUsage},
@@ -79,7 +79,7 @@ func TestBotsRoundTrip(t *testing.T) {
 			if err := os.WriteFile(file, []byte(first), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			again, errOut, code := run(t, "", append(args, "--bots", file, "--replace")...)
+			again, errOut, code := run(t, "", append(args, "--bots", file, "--bots-replace")...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -100,7 +100,7 @@ func TestBotsRoundTrip(t *testing.T) {
 	// A three-column file from before source and checked existed still works.
 	old := filepath.Join(dir, "old.csv")
 	os.WriteFile(old, []byte("# robotstat bot catalog 2026.11.1: 1 bots\ntoken,operator,category\nGPTBot,OpenAI,ai-training\n"), 0o644)
-	out, errOut, code := run(t, "", "bots", "--bots", old, "--replace")
+	out, errOut, code := run(t, "", "bots", "--bots", old, "--bots-replace")
 	if code != 0 || !strings.Contains(out, "GPTBot,OpenAI,ai-training,,\n") {
 		t.Errorf("old file: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}

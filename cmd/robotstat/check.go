@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,8 @@ import (
 )
 
 func init() {
-	register(command{name: "check", summary: "decide whether an agent may fetch URLs under one robots.txt", run: (*Main).check})
+	register(command{name: "check", summary: "decide whether an agent may fetch URLs under one robots.txt", run: (*Main).check,
+		exits: []int{ExitOK, ExitDisallowed, ExitUsage}})
 }
 
 const checkUsage = `Usage:
@@ -90,6 +92,11 @@ func (m *Main) check(ctx context.Context, args []string) error {
 		return usageErrorf("check", "--status %d is a redirect: follow it and check the robots.txt it leads to (RFC 9309 §2.3.1.2)", f.status)
 	}
 	file, agent, urls := pos[0], pos[1], pos[2:]
+	for _, u := range urls {
+		if err := checkURL(u); err != nil {
+			return usageErrorf("check", "%v", err)
+		}
+	}
 	m.noteAgent(agent)
 	var body []byte // a 4xx or 5xx answer's body is not read: no rules
 	if outcome == parse.OutcomeParsed {
@@ -115,6 +122,20 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	}
 	if any {
 		return silentExit(ExitDisallowed)
+	}
+	return nil
+}
+
+// checkURL accepts what check decides: an absolute http(s) URL with a host,
+// or a path starting with "/" (RFC 9309 §2.2.2 matches paths). Anything else
+// ("foo", "example.com/x") would be read as some path by accident.
+func checkURL(u string) error {
+	if strings.HasPrefix(u, "/") {
+		return nil
+	}
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return fmt.Errorf("%q is not a URL: give an absolute http(s) URL (https://example.com/a) or a path starting with / (/a)", u)
 	}
 	return nil
 }
@@ -244,6 +265,12 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 		file, agent, url, ok := splitBatchLine(sc.Text())
 		if !ok {
 			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: want FILE<TAB>AGENT<TAB>URL\n", n)
+			w.WriteString("error\n")
+			failed = true
+			continue
+		}
+		if err := checkURL(url); err != nil {
+			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", n, err)
 			w.WriteString("error\n")
 			failed = true
 			continue

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Exit codes, mapped in one place (ExitCode) and documented in --help.
@@ -27,15 +29,33 @@ const (
 	ExitInterrupted = 130
 )
 
-const exitCodeHelp = `Exit codes:
-  0    success (check: every URL allowed)
-  1    check: at least one URL disallowed
-  2    usage error, or an environment failure (unreadable input, output not
-       writable, disk full, Parquet write error)
-  3    analyze: output written, but some inputs had errors (see the summary)
-  4    analyze --strict: stopped at the first input error; nothing written
-  130  interrupted; no partial output file is left
-`
+// exitCodes describes every exit code, in order; a command's --help lists
+// the ones it can return (command.exits), robotstat help all of them.
+var exitCodes = []struct {
+	code int
+	text string
+}{
+	{ExitOK, "success (check: every URL allowed)"},
+	{ExitDisallowed, "check: at least one URL disallowed"},
+	{ExitUsage, "usage error, or an environment failure (unreadable input, output not\n       writable, disk full, Parquet write error)"},
+	{ExitInputErrors, "analyze: output written, but some inputs had errors (see the summary)"},
+	{ExitStrict, "analyze --strict: stopped at the first input error; nothing written"},
+	{ExitInterrupted, "interrupted; no partial output file is left"},
+}
+
+// exitCodeHelp returns the "Exit codes:" block for codes (every code when
+// codes is nil).
+func exitCodeHelp(codes []int) string {
+	var b strings.Builder
+	b.WriteString("Exit codes:\n")
+	for _, e := range exitCodes {
+		if codes != nil && !slices.Contains(codes, e.code) {
+			continue
+		}
+		fmt.Fprintf(&b, "  %-4d %s\n", e.code, e.text)
+	}
+	return b.String()
+}
 
 // exitError carries an explicit exit code with an optional message.
 type exitError struct {

@@ -67,6 +67,19 @@ type command struct {
 	name    string
 	summary string
 	run     func(m *Main, ctx context.Context, args []string) error
+	// exits are the exit codes the command can return, as its --help
+	// lists them.
+	exits []int
+}
+
+// exitsOf returns the exit codes of the named command (nil: all).
+func exitsOf(name string) []int {
+	for _, c := range commands {
+		if c.name == name {
+			return c.exits
+		}
+	}
+	return nil
 }
 
 // commands lists the subcommands in the order help shows them. Each lives in
@@ -107,7 +120,7 @@ func (m *Main) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "  %-9s %s\n  %-9s %s\n", "help", "show this help", "version", "print the version")
-	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", exitCodeHelp)
+	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", exitCodeHelp(nil))
 }
 
 // report prints err to stderr in the one format every command uses.

@@ -127,7 +127,7 @@ func TestReadmeExitCodes(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^\| (\d+) \|`).FindAllStringSubmatch(section, -1) {
 		readmeCodes = append(readmeCodes, m[1])
 	}
-	for _, m := range regexp.MustCompile(`(?m)^  (\d+) `).FindAllStringSubmatch(exitCodeHelp, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  (\d+) `).FindAllStringSubmatch(exitCodeHelp(nil), -1) {
 		helpCodes = append(helpCodes, m[1])
 	}
 	if strings.Join(readmeCodes, ",") != strings.Join(helpCodes, ",") {

@@ -11,7 +11,8 @@ import (
 )
 
 func init() {
-	register(command{name: "report", summary: "print summary tables (and an HTML page with charts) from analyze's output", run: (*Main).reportCommand})
+	register(command{name: "report", summary: "print summary tables (and an HTML page with charts) from analyze's output", run: (*Main).reportCommand,
+		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
 const reportUsage = `Usage:
