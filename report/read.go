@@ -40,11 +40,18 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	// Crawls in TableFiles' order (by name, unknown last), each with its
 	// files per table; captures come first. Rows of a crawl the captures
 	// table lacks cannot belong to a site.
+	ix, err := schema.ReadIndex(dir)
+	if err != nil {
+		return nil, 0, err
+	}
 	var crawls []string
 	byCrawl := map[string]map[schema.TableName][]schema.File{}
 	orphans := map[string]bool{}
 	for _, t := range reportTables {
-		files, err := schema.TableFiles(dir, t)
+		files, uncommitted, err := ix.TableFiles(t)
+		if uncommitted > 0 {
+			data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run (a killed run or one still writing, or copied in by hand): not counted", uncommitted, t))
+		}
 		switch {
 		case errors.Is(err, schema.ErrNoTable) && t == schema.Captures:
 			return nil, 0, fmt.Errorf("%w: it has no captures folder; write one with robotstat analyze --out %s", ErrNotDataset, dir)

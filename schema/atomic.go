@@ -23,6 +23,11 @@ type atomicFile struct {
 	f     *os.File // nil once closed
 	n     int64    // bytes written so far
 	w     io.Writer
+
+	// What the completion record says of a table's file.
+	table TableName
+	crawl string
+	rows  int64 // set when the Parquet footer is written
 }
 
 // tempName returns the hidden temporary name of final:

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/parquet-go/parquet-go/compress"
 )
@@ -172,10 +174,14 @@ func (d *Dataset) fail(err error) error {
 // appended to their tables, every table that received no rows gets one
 // zero-row file (in the partition of the smallest crawl any table has, so
 // it adds no partition of its own), then every file gets its footer and is
-// fsynced and closed, renamed into place and its directory fsynced. Last,
-// files of earlier runs with the same run id that this run did not write
-// (in any table's folder) and their leftover temporary files are removed,
-// so the root holds exactly one copy of this run's output.
+// fsynced and closed. Then the run's earlier completion record (same run
+// id) is removed, the files are renamed into place and their directories
+// fsynced, files of earlier runs with the same run id that this run did not
+// write (in any table's folder) and their leftover temporary files are
+// removed, and last the run's completion record (Record, under RecordDir)
+// is written. So the root holds exactly one copy of this run's output, and
+// a reader that trusts only files a record names (TableFiles, Index) sees
+// either all of the run or none of it, wherever a crash falls.
 //
 // Commit must be called once, after every Write (of a TableWriter or a
 // LocalWriter) has returned. If ctx is
@@ -183,7 +189,12 @@ func (d *Dataset) fail(err error) error {
 // before the renames, every temporary file is removed and no file of this
 // run is left in place; a failure during the renames also removes the files
 // already renamed. The error names the file and wraps the cause.
-func (d *Dataset) Commit(ctx context.Context) error {
+func (d *Dataset) Commit(ctx context.Context) error { return d.CommitOutcome(ctx, Outcome{}) }
+
+// CommitOutcome is Commit with what the completion record says of the run
+// besides its files: whether the input was read to its end, and the
+// caller's summary.
+func (d *Dataset) CommitOutcome(ctx context.Context, o Outcome) error {
 	d.mu.Lock()
 	if d.state != stateOpen {
 		d.mu.Unlock()
@@ -196,7 +207,7 @@ func (d *Dataset) Commit(ctx context.Context) error {
 	for _, t := range d.tables {
 		t.lock()
 	}
-	final, err := d.commit(ctx, failed)
+	final, err := d.commit(ctx, failed, o)
 	for _, t := range d.tables {
 		t.unlock()
 	}
@@ -212,7 +223,7 @@ func (d *Dataset) Commit(ctx context.Context) error {
 
 // commit does Commit's work with every table locked. It returns the final
 // paths of the files it put in place.
-func (d *Dataset) commit(ctx context.Context, failed error) ([]string, error) {
+func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string, error) {
 	if failed != nil {
 		return nil, errors.Join(fmt.Errorf("%w: %w", ErrFailed, failed), d.removeTemps())
 	}
@@ -251,6 +262,16 @@ func (d *Dataset) commit(ctx context.Context, failed error) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, errors.Join(fmt.Errorf("schema: commit of %s: %w", d.root, err), d.removeTemps())
 	}
+	rec, err := d.record(o)
+	if err != nil {
+		return nil, errors.Join(err, d.removeTemps())
+	}
+	// From here the run's earlier output (same run id) stops counting: its
+	// record goes before any of its files is replaced, and this run's
+	// record is written only once all of its files are in place.
+	if err := removeRecord(d.root, d.opts.RunID); err != nil {
+		return nil, errors.Join(err, d.removeTemps())
+	}
 
 	var final []string
 	for _, t := range d.tables {
@@ -286,7 +307,44 @@ func (d *Dataset) commit(ctx context.Context, failed error) ([]string, error) {
 			return final, err
 		}
 	}
-	return final, d.removeStale(final)
+	if err := d.removeStale(final); err != nil {
+		return final, err
+	}
+	rec.Committed = time.Now().UTC()
+	return final, writeRecord(d.root, rec)
+}
+
+// record returns the completion record of the run whose files are about to
+// be renamed into place.
+func (d *Dataset) record(o Outcome) (*Record, error) {
+	r := &Record{
+		RunID: d.opts.RunID, Input: d.opts.Input, State: RecordDone,
+		Options: d.opts.Metadata, Version: d.opts.Version, SchemaVersion: SchemaVersion,
+	}
+	if r.Options == nil {
+		r.Options = map[string]string{}
+	}
+	if o.Err != nil {
+		r.State, r.Error = RecordFailed, o.Err.Error()
+	}
+	if o.Summary != nil {
+		b, err := json.Marshal(o.Summary)
+		if err != nil {
+			return nil, fmt.Errorf("schema: encoding the summary of %s: %w", d.opts.RunID, err)
+		}
+		r.Summary = b
+	}
+	for _, t := range d.tables {
+		r.Tables = append(r.Tables, t.Name())
+		for _, f := range t.files() {
+			rel, err := filepath.Rel(d.root, f.final)
+			if err != nil {
+				return nil, fmt.Errorf("schema: %w", err)
+			}
+			r.Files = append(r.Files, RecordFile{Path: filepath.ToSlash(rel), Table: f.table, Crawl: f.crawl, Rows: f.rows})
+		}
+	}
+	return r, nil
 }
 
 // removeTemps removes every table's temporary files. The caller holds every

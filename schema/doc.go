@@ -57,6 +57,15 @@
 // process leaves only hidden temporary files, which the next commit of the
 // same run id removes. No reader ever sees a truncated *.parquet file.
 //
+// A run is committed all or nothing: Commit removes the run's earlier
+// completion record before it renames anything and writes the new one
+// ([Record], _robotstat/inputs/<run id>.json) after every file is in place,
+// and readers ([TableFiles], [Index]) list only the files a record names. A
+// run killed between its first and last rename therefore leaves files that
+// no robotstat reader counts, until a rerun of the same run id replaces
+// them. (A reader that globs *.parquet itself, DuckDB say, sees such files;
+// robotstat status names them.)
+//
 // # Reading
 //
 // [TableFiles] lists a table's complete files under a root (never the

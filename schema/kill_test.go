@@ -26,14 +26,20 @@ const killHelperEnv = "ROBOTSTAT_KILL_HELPER"
 // captures, in every table.
 const killRowsN = 600
 
+// killRowsStep is how many more captures odd rounds of the commit helper
+// write.
+const killRowsStep = 150
+
 // TestKillHelper is the child process; it does nothing in a normal run.
 func TestKillHelper(t *testing.T) {
 	mode, dir, ok := strings.Cut(os.Getenv(killHelperEnv), ":")
 	if !ok {
 		t.Skip("helper process for TestKilledWriter")
 	}
-	rows := schematest.Generate(killRowsN)
 	for round := 0; ; round++ {
+		// Rounds alternate between two fixtures of different sizes, so a
+		// committed view that mixes two rounds shows in the row counts.
+		rows := schematest.Generate(killRowsN + round%2*killRowsStep)
 		ds, err := schema.Create(schema.Options{Dir: dir, RunID: "r1", Tables: schema.AllTables(), RowGroupRows: 100})
 		if err != nil {
 			t.Fatal(err)
@@ -104,6 +110,8 @@ func checkComplete(t *testing.T, root string, rows *schema.Batch) (complete, tem
 	for _, p := range walk(t, root) {
 		base := filepath.Base(p)
 		switch {
+		case strings.HasPrefix(filepath.ToSlash(p), schema.RecordDir+"/"):
+			// completion records: checkCommitted reads them
 		case strings.HasSuffix(p, ".tmp") && strings.HasPrefix(base, ".part-r1"):
 			temps++
 		case strings.HasSuffix(p, ".parquet") && strings.HasPrefix(base, "part-r1"):
@@ -170,11 +178,47 @@ func TestKilledWriter(t *testing.T) {
 			}
 			time.Sleep(time.Duration(i) * 37 * time.Millisecond)
 			kill(t, cmd)
-			complete, temps := checkComplete(t, dir, rows)
-			t.Logf("kill %d: %d complete files, %d temporary files", i, complete, temps)
-			if complete == 0 {
-				t.Fatal("the first commit's files are gone")
-			}
+			n := checkCommitted(t, dir)
+			t.Logf("kill %d: the committed view holds the %d-capture round", i, n)
 		}
 	})
+}
+
+// checkCommitted reads what the completion record of run r1 names, the
+// view every robotstat reader takes: each file must exist, be whole and
+// hold the rows the record says, and together the tables must hold exactly
+// one round of the commit helper (all tables of the same fixture size). It
+// returns that size.
+func checkCommitted(t *testing.T, root string) int {
+	t.Helper()
+	ix, err := schema.ReadIndex(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := ix.Runs["r1"]
+	if rec == nil {
+		t.Fatal("no completion record: the first commit is gone")
+	}
+	got := map[schema.TableName]int64{}
+	for _, f := range rec.Files {
+		n := openFile(t, filepath.Join(root, filepath.FromSlash(f.Path))).NumRows()
+		if n != f.Rows {
+			t.Fatalf("%s holds %d rows, its record says %d", f.Path, n, f.Rows)
+		}
+		got[f.Table] += n
+	}
+	for _, size := range []int{killRowsN, killRowsN + killRowsStep} {
+		want := schematest.Generate(size)
+		same := true
+		for _, tb := range schema.AllTables() {
+			if got[tb] != int64(schematest.Count(want, tb)) {
+				same = false
+			}
+		}
+		if same {
+			return size
+		}
+	}
+	t.Fatalf("the committed view mixes rounds: %v", got)
+	return 0
 }

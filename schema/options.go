@@ -51,6 +51,9 @@ type Options struct {
 	// Tables to write; empty means DefaultTables. The writers of other
 	// tables are nil, and a nil TableWriter discards rows.
 	Tables []TableName
+	// Input names what the run reads, for its completion record (Record);
+	// empty means RunID.
+	Input string
 	// Version is robotstat's version, recorded as robotstat.version and in
 	// the files' created_by. Empty means "devel".
 	Version string
@@ -84,6 +87,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Version == "" {
 		o.Version = "devel"
+	}
+	if o.Input == "" {
+		o.Input = o.RunID
 	}
 	if o.RowGroupRows == 0 {
 		o.RowGroupRows = DefaultRowGroupRows

@@ -27,11 +27,15 @@ type File struct {
 	Path string
 }
 
-// TableFiles lists the complete Parquet files of table t under a dataset
-// root (robotstat's --out): every file named *.parquet, not hidden, in a
-// crawl=... folder of root/t. The hidden temporary files a writer is still
-// filling, or a killed run left behind (.part-....parquet.<random>.tmp),
-// are never listed, so every file returned was committed whole.
+// TableFiles lists the committed Parquet files of table t under a dataset
+// root (robotstat's --out): the files named *.parquet, not hidden, in a
+// crawl=... folder of root/t that a completion record names (see Record).
+// The hidden temporary files a writer is still filling or a killed run left
+// behind (.part-....parquet.<random>.tmp) are never listed, nor are the
+// files of a run killed while committing, so every file returned belongs to
+// a run that was committed whole. It reads the root's records; a caller
+// that lists several tables reads them once with ReadIndex and uses
+// Index.TableFiles.
 //
 // Files are ordered by crawl (known crawls by name, the unknown crawl
 // last), then by file name, so a reader that takes them in this order sees
@@ -39,15 +43,28 @@ type File struct {
 // t returns an error wrapping ErrNoTable; a table folder without files
 // returns no files and no error.
 func TableFiles(root string, t TableName) ([]File, error) {
+	ix, err := ReadIndex(root)
+	if err != nil {
+		return nil, err
+	}
+	files, _, err := ix.TableFiles(t)
+	return files, err
+}
+
+// TableFiles is the package function TableFiles over the index's root and
+// records. It also returns how many *.parquet files of the table no record
+// names (uncommitted: a killed run's, or copied in by hand), which it
+// leaves out.
+func (ix *Index) TableFiles(t TableName) (files []File, uncommitted int, err error) {
+	root := ix.Root
 	dir := filepath.Join(root, string(t))
 	parts, err := os.ReadDir(dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: no folder %s", ErrNoTable, dir)
+			return nil, 0, fmt.Errorf("%w: no folder %s", ErrNoTable, dir)
 		}
-		return nil, fmt.Errorf("schema: listing %s: %w", dir, err)
+		return nil, 0, fmt.Errorf("schema: listing %s: %w", dir, err)
 	}
-	var files []File
 	for _, p := range parts {
 		if !p.IsDir() {
 			continue
@@ -59,14 +76,19 @@ func TableFiles(root string, t TableName) ([]File, error) {
 		pdir := filepath.Join(dir, p.Name())
 		entries, err := os.ReadDir(pdir)
 		if err != nil {
-			return nil, fmt.Errorf("schema: listing %s: %w", pdir, err)
+			return nil, 0, fmt.Errorf("schema: listing %s: %w", pdir, err)
 		}
 		for _, e := range entries {
 			name := e.Name()
 			if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".parquet") || !e.Type().IsRegular() {
 				continue
 			}
-			files = append(files, File{Table: t, Crawl: crawl, Path: filepath.Join(pdir, name)})
+			path := filepath.Join(pdir, name)
+			if !ix.Committed(path) {
+				uncommitted++
+				continue
+			}
+			files = append(files, File{Table: t, Crawl: crawl, Path: path})
 		}
 	}
 	sort.Slice(files, func(i, j int) bool {
@@ -79,7 +101,7 @@ func TableFiles(root string, t TableName) ([]File, error) {
 		}
 		return a.Path < b.Path
 	})
-	return files, nil
+	return files, uncommitted, nil
 }
 
 // parsePartitionDir is partitionDir's inverse: it returns the crawl a

@@ -171,6 +171,7 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	f.table, f.crawl = t.name, crawl
 	opts := append(append([]parquet.WriterOption(nil), t.base...), fileMetadata(&t.ds.opts, t.name, crawl)...)
 	p := &part[T]{seq: seq, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
 	t.parts[crawl] = p
@@ -213,6 +214,7 @@ func (p *part[T]) close() error {
 	if err := p.w.Close(); err != nil {
 		return fmt.Errorf("schema: writing footer of %s: %w", p.file.final, err)
 	}
+	p.file.rows = p.rows
 	return p.file.sync()
 }
 

@@ -1,0 +1,188 @@
+package schema
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// RecordDir is the folder, under a dataset's root, of the completion records
+// (one <run id>.json per committed run). Its leading underscore keeps it out
+// of Hive partition discovery and of every table's *.parquet glob.
+const RecordDir = "_robotstat/inputs"
+
+// Record is the completion record of one committed run (one Dataset): what
+// it read, with which options, the files it put in place and their rows. A
+// commit writes it last, after every file of the run is renamed into place
+// and synced, and removes the earlier record of the same run id first, so
+// that a run whose record exists is complete, and a run without one
+// (killed, or failed while committing) is not part of the dataset: readers
+// (TableFiles, Index) list only files some record names.
+type Record struct {
+	// RunID names the run's files (part-<RunID>.parquet).
+	RunID string `json:"run_id"`
+	// Input is what the run read, as the caller names it (Options.Input).
+	Input string `json:"input,omitempty"`
+	// State is RecordDone, or RecordFailed for an input that could not be
+	// read to its end (the rows read before the failure are kept).
+	State string `json:"state"`
+	// Error is the failure, for RecordFailed.
+	Error string `json:"error,omitempty"`
+	// Tables are the tables the run wrote.
+	Tables []TableName `json:"tables"`
+	// Options are Options.Metadata: what shapes the numbers.
+	Options map[string]string `json:"options"`
+	// Version and SchemaVersion are robotstat's and the tables'.
+	Version       string `json:"robotstat_version"`
+	SchemaVersion string `json:"schema_version"`
+	// Files are the run's files, relative to the root (slash-separated),
+	// in commit order.
+	Files []RecordFile `json:"files"`
+	// Summary is the caller's (Outcome.Summary), as JSON.
+	Summary json.RawMessage `json:"summary,omitempty"`
+	// Committed is when the record was written (UTC).
+	Committed time.Time `json:"committed"`
+}
+
+// RecordFile is one committed file of a run.
+type RecordFile struct {
+	Path  string    `json:"path"`
+	Table TableName `json:"table"`
+	Crawl string    `json:"crawl,omitempty"`
+	Rows  int64     `json:"rows"`
+}
+
+// Values of Record.State.
+const (
+	RecordDone   = "done"
+	RecordFailed = "failed"
+)
+
+// Outcome is what a commit records about its run besides its files.
+type Outcome struct {
+	// Err, when not nil, is why the input could not be read to its end:
+	// the record's State is RecordFailed and its Error this message.
+	Err error
+	// Summary is encoded with encoding/json into Record.Summary.
+	Summary any
+}
+
+func recordPath(root, runID string) string {
+	return filepath.Join(root, filepath.FromSlash(RecordDir), runID+".json")
+}
+
+// Index is what a dataset's completion records say: the committed runs, by
+// run id.
+type Index struct {
+	Root string
+	Runs map[string]*Record
+	// files holds every committed file's path relative to the root.
+	files map[string]bool
+}
+
+// ReadIndex reads the completion records under root. A root without
+// records (nothing committed yet) gives an empty index. A record that
+// cannot be read or parsed is an error naming it.
+func ReadIndex(root string) (*Index, error) {
+	ix := &Index{Root: root, Runs: map[string]*Record{}, files: map[string]bool{}}
+	dir := filepath.Join(root, filepath.FromSlash(RecordDir))
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return ix, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("schema: listing %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("schema: reading %s: %w", p, err)
+		}
+		var r Record
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, fmt.Errorf("schema: completion record %s: %w", p, err)
+		}
+		if r.RunID+".json" != name {
+			return nil, fmt.Errorf("schema: completion record %s holds run %q", p, r.RunID)
+		}
+		ix.Runs[r.RunID] = &r
+		for _, f := range r.Files {
+			ix.files[f.Path] = true
+		}
+	}
+	return ix, nil
+}
+
+// Committed reports whether the file at path (under the index's root) is
+// named by a completion record.
+func (ix *Index) Committed(path string) bool {
+	rel, err := filepath.Rel(ix.Root, path)
+	return err == nil && ix.files[filepath.ToSlash(rel)]
+}
+
+// Sorted returns the runs ordered by input, then run id.
+func (ix *Index) Sorted() []*Record {
+	out := make([]*Record, 0, len(ix.Runs))
+	for _, r := range ix.Runs {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Input != out[j].Input {
+			return out[i].Input < out[j].Input
+		}
+		return out[i].RunID < out[j].RunID
+	})
+	return out
+}
+
+// writeRecord writes r as root's record of its run: a hidden temporary file
+// in the record folder, synced, renamed into place, the folder synced.
+func writeRecord(root string, r *Record) error {
+	final := recordPath(root, r.RunID)
+	dir := filepath.Dir(final)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return fmt.Errorf("schema: creating %s: %w", dir, err)
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("schema: encoding the completion record of %s: %w", r.RunID, err)
+	}
+	f, err := createAtomic(final, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		return errors.Join(fmt.Errorf("schema: writing %s: %w", final, err), f.remove())
+	}
+	if err := f.sync(); err != nil {
+		return errors.Join(err, f.remove())
+	}
+	if err := f.rename(); err != nil {
+		return errors.Join(err, f.remove())
+	}
+	return syncDir(dir)
+}
+
+// removeRecord removes root's record of run id, if any, and syncs its
+// folder, so the run no longer counts as committed before its files change.
+func removeRecord(root, runID string) error {
+	p := recordPath(root, runID)
+	err := os.Remove(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("schema: removing %s: %w", p, err)
+	}
+	return syncDir(filepath.Dir(p))
+}
