@@ -25,8 +25,8 @@ type Data struct {
 	Generator string
 }
 
-// reportTables are the tables the report reads, captures first.
-var reportTables = []schema.TableName{schema.Captures, schema.Bots, schema.Agents, schema.Directives}
+// reportTables are the tables the report reads, sites first.
+var reportTables = []schema.TableName{schema.Sites, schema.Captures, schema.SiteBots, schema.Agents, schema.Directives}
 
 // Read feeds every table's files under dir to a Tally, crawl by crawl, and
 // returns what the renderers need and the number of rows read. A dir that
@@ -53,8 +53,11 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 			data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run (a killed run or one still writing, or copied in by hand): not counted", uncommitted, t))
 		}
 		switch {
-		case errors.Is(err, schema.ErrNoTable) && t == schema.Captures:
-			return nil, 0, fmt.Errorf("%w: it has no captures folder; write one with robotstat analyze --out %s", ErrNotDataset, dir)
+		case errors.Is(err, schema.ErrNoTable) && t == schema.Sites:
+			if _, cerr := os.Stat(filepath.Join(dir, string(schema.Captures))); cerr == nil {
+				return nil, 0, fmt.Errorf("%w: it has captures but no sites table; build it with robotstat sites %s", ErrNotDataset, dir)
+			}
+			return nil, 0, fmt.Errorf("%w: it has no sites folder; write one with robotstat analyze --out %s", ErrNotDataset, dir)
 		case errors.Is(err, schema.ErrNoTable):
 			data.Missing = append(data.Missing, t)
 			continue
@@ -63,7 +66,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 		}
 		for _, f := range files {
 			if byCrawl[f.Crawl] == nil {
-				if t != schema.Captures {
+				if t != schema.Sites {
 					orphans[fmt.Sprintf("%s has crawl %q", t, f.Crawl)] = true
 					continue
 				}
@@ -74,32 +77,35 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 		}
 	}
 	if len(crawls) == 0 {
-		return nil, 0, fmt.Errorf("%w: %s holds no Parquet file", ErrNotDataset, filepath.Join(dir, string(schema.Captures)))
+		return nil, 0, fmt.Errorf("%w: %s holds no Parquet file", ErrNotDataset, filepath.Join(dir, string(schema.Sites)))
 	}
 	for o := range orphans {
-		data.Warnings = append(data.Warnings, o+" but captures has not: its rows are not counted")
+		data.Warnings = append(data.Warnings, o+" but sites has not: its rows are not counted (rebuild with robotstat sites)")
 	}
 	sort.Strings(data.Warnings)
 
 	var rows int64
 	for _, crawl := range crawls {
 		tf := byCrawl[crawl]
-		var n int64
-		for _, f := range tf[schema.Captures] {
-			info, err := schema.ReadFileInfo(f.Path)
-			if err != nil {
-				return nil, 0, fmt.Errorf("report: %w", err)
-			}
-			n += info.Rows
-			if data.Version == "" {
-				data.Version = info.Metadata[schema.MetaVersion]
-				data.Catalog = info.Metadata[schema.MetaOptionPrefix+"robotstat.bot_catalog"]
+		var n [2]int64 // captures, sites
+		for i, t := range []schema.TableName{schema.Captures, schema.Sites} {
+			for _, f := range tf[t] {
+				info, err := schema.ReadFileInfo(f.Path)
+				if err != nil {
+					return nil, 0, fmt.Errorf("report: %w", err)
+				}
+				n[i] += info.Rows
+				if data.Version == "" && t == schema.Captures {
+					data.Version = info.Metadata[schema.MetaVersion]
+					data.Catalog = info.Metadata[schema.MetaOptionPrefix+"robotstat.bot_catalog"]
+				}
 			}
 		}
-		sum.BeginCrawl(crawl, n)
+		sum.BeginCrawl(crawl, n[0], n[1])
 		for _, read := range []func() (int64, error){
+			func() (int64, error) { return readTable(ctx, tf[schema.Sites], sum.AddSites) },
 			func() (int64, error) { return readTable(ctx, tf[schema.Captures], sum.AddCaptures) },
-			func() (int64, error) { return readTable(ctx, tf[schema.Bots], sum.AddBots) },
+			func() (int64, error) { return readTable(ctx, tf[schema.SiteBots], sum.AddSiteBots) },
 			func() (int64, error) { return readTable(ctx, tf[schema.Agents], sum.AddAgents) },
 			func() (int64, error) { return readTable(ctx, tf[schema.Directives], sum.AddDirectives) },
 		} {
@@ -178,7 +184,7 @@ func (d *Data) about() [][2]string {
 	}
 	lines := [][2]string{
 		{"data", data},
-		{"site", "one per crawl and host: the first capture of the host in the crawl whose URL path is /robots.txt; repeated captures of a host and captures of other paths are counted but are not sites"},
+		{"site", "one per crawl and host (the sites table): the answer its robots.txt gave in the crawl, the best of the host's captures of /robots.txt, redirects followed through the crawl's captures (at most five), as robotstat sites resolves them"},
 		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (sites whose robots.txt was fetched and parsed: 2xx or no status); every table gives its denominators"},
 	}
 	if r.By == ByRank {

@@ -430,7 +430,7 @@ var outcomeStyles = []struct {
 	{"parsed", "#009e73", "#ffffff", "parsed (2xx)", func(g *Group) int64 { return g.Parsed }},
 	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)", func(g *Group) int64 { return g.Unavailable }},
 	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)", func(g *Group) int64 { return g.Unreachable }},
-	{"redirect", "#e69f00", "#102a43", "redirect (3xx)", func(g *Group) int64 { return g.Redirect }},
+	{"unresolved", "#e69f00", "#102a43", "unresolved (redirect not captured)", func(g *Group) int64 { return g.Unresolved }},
 	{"other", "#999999", "#ffffff", "other", func(g *Group) int64 { return g.Other }},
 }
 

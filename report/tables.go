@@ -134,7 +134,7 @@ func (s *Tally) Report() *Report {
 func (s *Tally) keptGroups() []int {
 	var keep []int
 	for g, a := range s.groups {
-		if s.opts.By == ByRank && g == groupOver1M && a.Captures == 0 {
+		if s.opts.By == ByRank && g == groupOver1M && a.Sites == 0 {
 			continue
 		}
 		keep = append(keep, g)
@@ -176,23 +176,33 @@ func (b *reportBuilder) row(labels []string, count func(a *groupAcc) int64, of f
 	return row
 }
 
-func sites(g *Group) int64    { return g.Sites }
-func parsed(g *Group) int64   { return g.Parsed }
-func captures(g *Group) int64 { return g.Captures }
+func sites(g *Group) int64      { return g.Sites }
+func parsed(g *Group) int64     { return g.Parsed }
+func captures(g *Group) int64   { return g.Captures }
+func candidates(g *Group) int64 { return g.Candidates }
 
 func (b *reportBuilder) captures() *Table {
-	t := &Table{ID: TableCaptures, Title: "Captures and sites", Of: "captures read", Base: b.base(captures),
-		Labels: []string{"captures"}, Columns: b.groupLabels()}
-	t.Rows = []Line{
-		b.row([]string{"captures read"}, func(a *groupAcc) int64 { return a.Captures }, captures),
-		b.row([]string{"not a site: URL path is not /robots.txt, or no host"}, func(a *groupAcc) int64 { return a.OtherPaths }, captures),
-		b.row([]string{"not a site: another capture of a host already counted"}, func(a *groupAcc) int64 { return a.Duplicates }, captures),
-		b.row([]string{"sites"}, func(a *groupAcc) int64 { return a.Sites }, captures),
+	// By crawl, shares of the captures read; by rank (captures have no
+	// stratum of their own), of the sites' candidates.
+	of, base := "captures read", captures
+	if b.r.By == ByRank {
+		of, base = "candidates", candidates
 	}
+	t := &Table{ID: TableCaptures, Title: "Captures and sites", Of: of, Base: b.base(base),
+		Labels: []string{"count"}, Columns: b.groupLabels(),
+		Notes: []string{"a site is a crawl and a host (the sites table): its candidates are the crawl's captures of the host's /robots.txt, and its answer the best of them, redirects followed"}}
+	if b.r.By == ByCrawl {
+		t.Rows = append(t.Rows, b.row([]string{"captures read"}, func(a *groupAcc) int64 { return a.Captures }, base))
+	}
+	t.Rows = append(t.Rows,
+		b.row([]string{"candidates: captures of a site's /robots.txt"}, func(a *groupAcc) int64 { return a.Candidates }, base),
+		b.row([]string{"sites"}, func(a *groupAcc) int64 { return a.Sites }, base),
+		b.row([]string{"sites answered through a redirect"}, func(a *groupAcc) int64 { return a.Redirected }, base),
+	)
 	return t
 }
 
-var outcomeOrder = map[string]int{schema.OutcomeParsed: 0, schema.OutcomeUnavailable: 1, schema.OutcomeUnreachable: 2, schema.OutcomeRedirect: 3}
+var outcomeOrder = map[string]int{schema.OutcomeParsed: 0, schema.OutcomeUnavailable: 1, schema.OutcomeUnreachable: 2, schema.OutcomeUnresolved: 3}
 var statusClassOrder = map[string]int{schema.StatusClassSuccess: 0, schema.StatusClassRedirect: 1, schema.StatusClassNotFound: 2,
 	schema.StatusClassUnauthorized: 3, schema.StatusClassForbidden: 4, schema.StatusClassDeferVisits: 5, schema.StatusClassOther: 6}
 
@@ -206,7 +216,7 @@ func orderOf(m map[string]int, k string) int {
 func (b *reportBuilder) status() *Table {
 	t := &Table{ID: TableStatus, Title: "Sites by outcome and HTTP status class", Of: "sites", Base: b.base(sites),
 		Labels: []string{"outcome", "status class"}, Columns: b.groupLabels(),
-		Notes: []string{"outcome is how RFC 9309 treats the answer (parsed: 2xx or no status; unavailable: 4xx; unreachable: 5xx; redirect: 3xx); status class is Common Crawl's (success is 200 only)"}}
+		Notes: []string{"outcome is how RFC 9309 treats the site's answer (parsed: 2xx or no status; unavailable: 4xx, or more than five redirects; unreachable: 5xx; unresolved: a redirect to a URL the crawl never captured); the status is the answering capture's, its class Common Crawl's (success is 200 only)"}}
 	keys := map[[2]string]bool{}
 	for _, g := range b.keep {
 		for k := range b.s.groups[g].status {
@@ -247,8 +257,8 @@ func (b *reportBuilder) adoption() *Table {
 		Labels: []string{"sites answering /robots.txt with"}, Columns: b.groupLabels()}
 	for j, ar := range adoptionRows {
 		row := b.row([]string{ar.label}, func(a *groupAcc) int64 { return a.adoption[j] }, sites)
-		if j == len(adoptionRows)-1 && allZero(row) {
-			continue // "other outcome" only when there is one
+		if adoptionRows[j].rare && allZero(row) {
+			continue // shown only when there is one
 		}
 		t.Rows = append(t.Rows, row)
 	}

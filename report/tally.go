@@ -8,27 +8,28 @@ import (
 
 // Tally aggregates robotstat's tables into the tables robotstat report
 // prints. It does no I/O: the caller reads the Parquet files and feeds the
-// rows in, crawl by crawl, captures first.
+// rows in, crawl by crawl, sites first.
 //
 // # Sites
 //
-// The unit of every share is the site: one per crawl and host, the first
-// capture of the host in the crawl whose URL path is /robots.txt
-// (captures.robots_path), in the order the rows arrive. Common Crawl fetches
-// a host's robots.txt again in each of a crawl's segments where the host
-// has pages, and for http and https separately, so a large site can have
-// dozens of captures in one crawl; counting captures would weigh sites by
-// their size. Captures of another path (the target of a redirect that
-// left /robots.txt) and repeated captures of a host are counted and shown,
-// but are not sites. The target of a redirect from one host to another
-// host's /robots.txt is a site of that other host.
+// The unit of every share is the site: a row of the sites table (one per
+// crawl and host, its robots.txt's answer resolved as robotstat sites
+// resolves it: redirects followed through the crawl's captures, the best of
+// repeated fetches). Common Crawl fetches a big site's robots.txt in many
+// segments and for http and https separately, so counting captures would
+// weigh sites by their size.
 //
-// Which capture stands for a host is remembered in two Bloom filters
-// (siteFilter), sized from the crawl's number of captures at about two bytes
-// per capture each, so memory does not grow with the length of host names
-// nor with the other tables' rows; a false positive (about 0.1% of sites
-// for a 70-million-capture crawl, practically none below a few million)
-// drops a site or counts a repeated capture's rows.
+// A parsed site's file is the capture that answered it (sites.capture_id);
+// its captures, agents and directives rows are the site's. Which captures
+// and hosts are parsed sites is remembered in Bloom filters (siteFilter)
+// sized from the crawl's number of sites at about two bytes per site each,
+// so memory does not grow with the length of host names nor with the other
+// tables' rows; a false positive (about 0.1% of sites for a 70-million-site
+// crawl, practically none below a few million) counts a capture that
+// answers no site. Only a redirect target can answer several sites (hosts
+// that redirect to one file, or to another site's): the answers of sites
+// reached through a redirect are kept exactly (shared), so such a file
+// counts once per site it answers.
 //
 // # Denominators
 //
@@ -50,8 +51,8 @@ import (
 //
 // # Feeding
 //
-// For each crawl: BeginCrawl, then every AddCaptures, then AddBots,
-// AddAgents and AddDirectives in any order, then EndCrawl. Rows need only the
+// For each crawl: BeginCrawl, then every AddSites, then AddCaptures,
+// AddSiteBots, AddAgents and AddDirectives in any order, then EndCrawl. Rows need only the
 // columns TallyColumns names. Report may be called at any time after
 // EndCrawl.
 //
@@ -63,13 +64,15 @@ type Tally struct {
 	crawls []string
 
 	crawlOpen   bool
-	othersBegun bool // a non-captures table has been fed for this crawl
+	othersBegun bool // a table other than sites has been fed for this crawl
 	cur         int  // group of the current crawl (ByCrawl)
 
-	hosts  siteFilter       // hosts counted in this crawl
-	chosen siteFilter       // capture ids of this crawl's parsed sites
-	ranks  map[uint64]int64 // ranked parsed sites of this crawl (ByRank)
-	peak   int64            // largest filter memory used
+	hosts     siteFilter         // hosts of this crawl's parsed sites
+	chosen    siteFilter         // capture ids that answer them without a redirect
+	shared    map[string][]int64 // capture ids that answer them through one: the ranks of those sites
+	ranks     map[uint64]int64   // ranked parsed sites answered without a redirect (ByRank), by capture id hash
+	hostRanks map[uint64]int64   // ranked parsed sites (ByRank), by host hash
+	peak      int64              // largest filter memory used
 
 	rankedSites int64
 
@@ -85,6 +88,10 @@ type Tally struct {
 	lastSite   bool
 	lastGroups []int
 	scratch    []int
+	// the same for the host a site_bots row names
+	lastHost       string
+	lastHostSite   bool
+	lastHostGroups []int
 }
 
 // Grouping of the report's columns (TallyOptions.By).
@@ -137,13 +144,15 @@ func (o TallyOptions) withDefaults() TallyOptions {
 // summary does not use.
 func TallyColumns(t schema.TableName) []string {
 	switch t {
+	case schema.Sites:
+		return []string{"host", "capture_id", "url", "final_url", "outcome", "status_class", "reason", "candidates", "rank"}
 	case schema.Captures:
-		return []string{"capture_id", "host", "robots_path", "outcome", "status_class", "rank", "template",
+		return []string{"capture_id", "template",
 			"groups", "looks_html", "looks_binary", "bom", "over_500kib", "sitemaps", "has_crawl_delay",
 			"nonstandard_lines", "typo_lines", "missing_colon_lines", "rules_with_star", "rules_with_dollar",
 			"star_disallows_root"}
-	case schema.Bots:
-		return []string{"capture_id", "bot", "operator", "category", "matched", "verdict", "somesite", "cic", "cc_class"}
+	case schema.SiteBots:
+		return []string{"host", "bot", "operator", "category", "matched", "verdict", "somesite", "cic", "cc_class"}
 	case schema.Agents:
 		return []string{"capture_id", "token", "bot", "category"}
 	case schema.Directives:
@@ -214,13 +223,15 @@ type groupAcc struct {
 // Group is one column of the report: a crawl, or a rank stratum.
 type Group struct {
 	Label string
-	// Captures is every capture read; OtherPaths those whose URL path is
-	// not /robots.txt or that have no host; Duplicates those of a host
-	// already counted. Sites is the rest.
-	Captures, OtherPaths, Duplicates, Sites int64
-	// Sites by outcome: parsed, unavailable (4xx), unreachable (5xx),
-	// redirect (3xx); Other holds outcomes this version does not know.
-	Parsed, Unavailable, Unreachable, Redirect, Other int64
+	// Captures is every capture of the crawl (ByCrawl only); Candidates
+	// the sites' captures of their /robots.txt (the rest are redirect
+	// targets on other paths); Sites the sites; Redirected the sites whose
+	// answer took a redirect.
+	Captures, Candidates, Sites, Redirected int64
+	// Sites by outcome: parsed, unavailable (4xx, or too many redirects),
+	// unreachable (5xx), unresolved (a redirect to a URL the crawl never
+	// captured); Other holds outcomes this version does not know.
+	Parsed, Unavailable, Unreachable, Unresolved, Other int64
 }
 
 var rankStrata = [...]struct {
@@ -274,12 +285,13 @@ func newGroupAcc(label string) *groupAcc {
 // UnknownCrawlLabel is the column label of captures whose crawl is unknown.
 const UnknownCrawlLabel = "(unknown crawl)"
 
-// BeginCrawl starts the rows of one crawl ("" for unknown). captures is the
-// number of rows of the crawl's captures files (the Parquet footers say),
-// which sizes the site filters. Each crawl may be begun once.
-func (s *Tally) BeginCrawl(crawl string, captures int64) {
+// BeginCrawl starts the rows of one crawl ("" for unknown). captures and
+// sites are the numbers of rows of the crawl's captures and sites files
+// (the completion records say); sites sizes the site filters. Each crawl
+// may be begun once.
+func (s *Tally) BeginCrawl(crawl string, captures, sites int64) {
 	if s.crawlOpen {
-		panic("stats: BeginCrawl before EndCrawl")
+		panic("report: BeginCrawl before EndCrawl")
 	}
 	for _, c := range s.crawls {
 		if c == crawl {
@@ -294,18 +306,21 @@ func (s *Tally) BeginCrawl(crawl string, captures int64) {
 		}
 		s.groups = append(s.groups, newGroupAcc(label))
 		s.cur = len(s.groups) - 1
+		s.groups[s.cur].Captures = captures
 	}
-	s.hosts.reset(captures)
-	s.chosen.reset(captures)
+	s.hosts.reset(sites)
+	s.chosen.reset(sites)
 	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes())
 	clear(s.ranks)
+	clear(s.hostRanks)
+	clear(s.shared)
 	s.crawlOpen, s.othersBegun, s.lastID, s.lastSite = true, false, "", false
 }
 
 // EndCrawl ends the current crawl's rows.
 func (s *Tally) EndCrawl() {
 	if !s.crawlOpen {
-		panic("stats: EndCrawl without BeginCrawl")
+		panic("report: EndCrawl without BeginCrawl")
 	}
 	s.crawlOpen = false
 }
@@ -331,67 +346,88 @@ func (s *Tally) groupsOf(rank int64, dst []int) []int {
 
 func (s *Tally) mustBeOpen(table string) {
 	if !s.crawlOpen {
-		panic("stats: " + table + " rows outside BeginCrawl/EndCrawl")
+		panic("report: " + table + " rows outside BeginCrawl/EndCrawl")
 	}
 }
 
-// AddCaptures counts captures rows of the current crawl. All of a crawl's
-// captures must come before its other tables' rows.
-func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
-	s.mustBeOpen("captures")
+// AddSites counts sites rows of the current crawl. All of a crawl's sites
+// must come before its other tables' rows.
+func (s *Tally) AddSites(rows []schema.SiteRow) {
+	s.mustBeOpen("sites")
 	if s.othersBegun {
-		panic("stats: captures rows after other tables' rows of the same crawl")
+		panic("report: sites rows after other tables' rows of the same crawl")
 	}
 	for i := range rows {
-		c := &rows[i]
-		gs := s.groupsOf(c.Rank, s.scratch[:0])
+		r := &rows[i]
+		gs := s.groupsOf(r.Rank, s.scratch[:0])
 		s.scratch = gs
-		site := 0 // 0 site, 1 other path, 2 duplicate
-		switch {
-		case !c.RobotsPath || c.Host == "":
-			site = 1
-		default:
-			h1, h2 := hashString(c.Host)
-			if !s.hosts.add(h1, h2) {
-				site = 2
-			}
-		}
-		parsed := site == 0 && c.Outcome == schema.OutcomeParsed
-		if site == 0 && c.Rank > 0 {
+		parsed := r.Outcome == schema.OutcomeParsed
+		if r.Rank > 0 {
 			s.rankedSites++
 		}
 		for _, g := range gs {
 			a := s.groups[g]
-			a.Captures++
-			switch site {
-			case 1:
-				a.OtherPaths++
-				continue
-			case 2:
-				a.Duplicates++
-				continue
-			}
 			a.Sites++
-			switch c.Outcome {
+			a.Candidates += int64(r.Candidates)
+			if r.FinalURL != "" && r.FinalURL != r.URL {
+				a.Redirected++
+			}
+			switch r.Outcome {
 			case schema.OutcomeParsed:
 				a.Parsed++
 			case schema.OutcomeUnavailable:
 				a.Unavailable++
 			case schema.OutcomeUnreachable:
 				a.Unreachable++
-			case schema.OutcomeRedirect:
-				a.Redirect++
+			case schema.OutcomeUnresolved:
+				a.Unresolved++
 			default:
 				a.Other++
 			}
-			a.status[[2]string{c.Outcome, c.StatusClass}]++
-			for j, r := range adoptionRows {
-				if r.test(c) {
+			a.status[[2]string{r.Outcome, r.StatusClass}]++
+			for j, ar := range adoptionRows {
+				if ar.site != nil && ar.site(r) {
 					a.adoption[j]++
 				}
 			}
-			if !parsed {
+		}
+		if parsed {
+			k1, k2 := hashString(r.Host)
+			s.hosts.add(k1, k2)
+			if s.opts.By == ByRank && r.Rank > 0 {
+				if s.ranks == nil {
+					s.ranks, s.hostRanks = map[uint64]int64{}, map[uint64]int64{}
+				}
+				s.hostRanks[k1] = r.Rank
+			}
+			if r.FinalURL != r.URL {
+				if s.shared == nil {
+					s.shared = map[string][]int64{}
+				}
+				s.shared[r.CaptureID] = append(s.shared[r.CaptureID], r.Rank)
 				continue
+			}
+			h1, h2 := hashCaptureID(r.CaptureID)
+			s.chosen.add(h1, h2)
+			if s.opts.By == ByRank && r.Rank > 0 {
+				s.ranks[h1] = r.Rank
+			}
+		}
+	}
+}
+
+// AddCaptures counts the captures rows of the current crawl that answer a
+// parsed site: contents, templates and whether the file has a group.
+func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
+	s.mustBeOpen("captures")
+	for i := range rows {
+		c := &rows[i]
+		for _, g := range s.siteGroups(c.CaptureID) {
+			a := s.groups[g]
+			for j, ar := range adoptionRows {
+				if ar.capture != nil && ar.capture(c) {
+					a.adoption[j]++
+				}
 			}
 			for j, r := range contentRows {
 				if r.test(c) {
@@ -399,16 +435,6 @@ func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
 				}
 			}
 			a.templates[c.Template]++
-		}
-		if parsed {
-			h1, h2 := hashCaptureID(c.CaptureID)
-			s.chosen.add(h1, h2)
-			if s.opts.By == ByRank && c.Rank > 0 {
-				if s.ranks == nil {
-					s.ranks = map[uint64]int64{}
-				}
-				s.ranks[h1] = c.Rank
-			}
 		}
 	}
 }
@@ -426,12 +452,39 @@ func (s *Tally) siteGroups(id string) []int {
 	s.othersBegun = true
 	s.lastID = id
 	h1, h2 := hashCaptureID(id)
-	s.lastSite = s.chosen.has(h1, h2)
+	s.lastGroups = s.lastGroups[:0]
+	if s.chosen.has(h1, h2) {
+		s.lastGroups = s.groupsOf(s.ranks[h1], s.lastGroups)
+	}
+	for _, rank := range s.shared[id] { // once for every site it answers
+		s.lastGroups = s.groupsOf(rank, s.lastGroups)
+	}
+	s.lastSite = len(s.lastGroups) > 0
 	if !s.lastSite {
 		return nil
 	}
-	s.lastGroups = s.groupsOf(s.ranks[h1], s.lastGroups[:0])
 	return s.lastGroups
+}
+
+// hostGroups returns the groups of the parsed site of host, or nil when the
+// host is not a parsed site of the crawl. site_bots rows of a site come
+// together, so most rows cost a string comparison. The slice is valid until
+// the next call.
+func (s *Tally) hostGroups(host string) []int {
+	if host == s.lastHost {
+		if !s.lastHostSite {
+			return nil
+		}
+		return s.lastHostGroups
+	}
+	s.lastHost = host
+	h1, h2 := hashString(host)
+	s.lastHostSite = s.hosts.has(h1, h2)
+	if !s.lastHostSite {
+		return nil
+	}
+	s.lastHostGroups = s.groupsOf(s.hostRanks[h1], s.lastHostGroups[:0])
+	return s.lastHostGroups
 }
 
 // matchedIndex maps bots.matched to Matched*; a switch, not a map: it runs
@@ -462,12 +515,13 @@ func classIndex(v string) (int, bool) {
 	return 0, false
 }
 
-// AddBots counts bots rows of the current crawl's parsed sites.
-func (s *Tally) AddBots(rows []schema.BotRow) {
-	s.mustBeOpen("bots")
+// AddSiteBots counts site_bots rows of the current crawl's parsed sites.
+func (s *Tally) AddSiteBots(rows []schema.SiteBotRow) {
+	s.mustBeOpen("site_bots")
+	s.othersBegun = true
 	for i := range rows {
 		r := &rows[i]
-		gs := s.siteGroups(r.CaptureID)
+		gs := s.hostGroups(r.Host)
 		if len(gs) == 0 {
 			continue
 		}
@@ -475,7 +529,7 @@ func (s *Tally) AddBots(rows []schema.BotRow) {
 		if !ok {
 			bi = len(s.bots)
 			s.botIndex[r.Bot] = bi
-			s.bots = append(s.bots, r.Ident())
+			s.bots = append(s.bots, schema.BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category})
 		}
 		m, mok := matchedIndex(r.Matched)
 		var cls [NumDefinitions]int
@@ -533,19 +587,27 @@ func (s *Tally) AddDirectives(rows []schema.DirectiveRow) {
 func (s *Tally) FilterBytes() int64 { return s.peak }
 
 // adoptionRows split sites by what they answered; the rows add up to all
-// sites.
+// sites. A row is decided by the site (site) or, for parsed sites, by the
+// file that answered (capture).
 var adoptionRows = [...]struct {
-	label string
-	test  func(*schema.CaptureRow) bool
+	label   string
+	site    func(*schema.SiteRow) bool
+	capture func(*schema.CaptureRow) bool
+	rare    bool // left out of the table when no site has it
 }{
-	{"robots.txt with at least one group", func(c *schema.CaptureRow) bool { return c.Outcome == schema.OutcomeParsed && c.Groups > 0 }},
-	{"robots.txt without groups (empty, HTML, other)", func(c *schema.CaptureRow) bool { return c.Outcome == schema.OutcomeParsed && c.Groups == 0 }},
-	{"no robots.txt: 4xx, everything allowed", func(c *schema.CaptureRow) bool { return c.Outcome == schema.OutcomeUnavailable }},
-	{"unreachable: 5xx, everything disallowed", func(c *schema.CaptureRow) bool { return c.Outcome == schema.OutcomeUnreachable }},
-	{"redirect: 3xx, the target is its own capture", func(c *schema.CaptureRow) bool { return c.Outcome == schema.OutcomeRedirect }},
-	{"other outcome", func(c *schema.CaptureRow) bool {
-		switch c.Outcome {
-		case schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeRedirect:
+	{label: "robots.txt with at least one group", capture: func(c *schema.CaptureRow) bool { return c.Groups > 0 }},
+	{label: "robots.txt without groups (empty, HTML, other)", capture: func(c *schema.CaptureRow) bool { return c.Groups == 0 }},
+	{label: "no robots.txt: 4xx, everything allowed", site: func(r *schema.SiteRow) bool {
+		return r.Outcome == schema.OutcomeUnavailable && r.Reason == ""
+	}},
+	{label: "more than five redirects or a loop: everything allowed", rare: true, site: func(r *schema.SiteRow) bool {
+		return r.Outcome == schema.OutcomeUnavailable && r.Reason != ""
+	}},
+	{label: "unreachable: 5xx, everything disallowed", site: func(r *schema.SiteRow) bool { return r.Outcome == schema.OutcomeUnreachable }},
+	{label: "unresolved: a redirect to a URL the crawl has no capture of", rare: true, site: func(r *schema.SiteRow) bool { return r.Outcome == schema.OutcomeUnresolved }},
+	{label: "other outcome", rare: true, site: func(r *schema.SiteRow) bool {
+		switch r.Outcome {
+		case schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeUnresolved:
 			return false
 		}
 		return true

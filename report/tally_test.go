@@ -1,12 +1,14 @@
 package report
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/report/reporttest"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -20,50 +22,33 @@ type site struct {
 	status int
 	body   string
 	rank   int64
+	minute int // fetch time; the later capture of a host answers
 }
 
-// analyzeSites runs the Analyzer over the sites of one crawl and returns its
-// rows, with ranks set as --sites would.
-func analyzeSites(t testing.TB, crawl string, sites []site) *schema.Batch {
+// reportOf runs the sites of each crawl through the real Analyzer,
+// Dataset and reduce step (robotstat sites), and returns the report Read
+// builds from the dataset.
+func reportOf(t testing.TB, by string, crawls map[string][]site) *Report {
 	t.Helper()
-	a, err := stats.NewAnalyzer(stats.DefaultOptions())
+	var all []reporttest.Site
+	for crawl, sites := range crawls {
+		for _, s := range sites {
+			path := s.path
+			if path == "" {
+				path = "/robots.txt"
+			}
+			all = append(all, reporttest.Site{Crawl: crawl, URL: "https://" + s.host + path, Status: s.status, Body: s.body, Rank: s.rank, Minute: s.minute})
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := reporttest.WriteSites(dir, all, "test"); err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := Read(context.Background(), dir, TallyOptions{By: by})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows schema.Batch
-	for i, s := range sites {
-		path := s.path
-		if path == "" {
-			path = "/robots.txt"
-		}
-		c := &record.Capture{
-			Source: "fixture.warc.gz", Offset: int64(i) * 1000, Crawl: crawl,
-			URL: "https://" + s.host + path, RobotsPath: path == "/robots.txt",
-			Status: s.status, Body: []byte(s.body), BodyLen: int64(len(s.body)),
-			RecordID: fmt.Sprintf("<urn:uuid:%s-%d>", crawl, i),
-		}
-		before := len(rows.Captures)
-		a.Analyze(c, &rows)
-		rows.Captures[before].Rank = s.rank
-	}
-	return &rows
-}
-
-func feed(t *testing.T, s *Tally, crawl string, rows *schema.Batch) {
-	t.Helper()
-	s.BeginCrawl(crawl, int64(len(rows.Captures)))
-	// Feed in small batches, in a different table order than written, as
-	// the report does.
-	for i := 0; i < len(rows.Captures); i += 2 {
-		s.AddCaptures(rows.Captures[i:min(i+2, len(rows.Captures))])
-	}
-	s.AddDirectives(rows.Directives)
-	s.AddAgents(rows.Agents)
-	bots := rows.BotRows()
-	for i := 0; i < len(bots); i += 7 {
-		s.AddBots(bots[i:min(i+7, len(bots))])
-	}
-	s.EndCrawl()
+	return d.Report
 }
 
 func table(t *testing.T, r *Report, id string) *Table {
@@ -113,28 +98,23 @@ const (
 // path.
 func threeSites() []site {
 	return []site{
-		{host: "a.example", status: 200, body: blockGPTBotByName, rank: 10},
+		{host: "a.example", status: 200, body: blockGPTBotByName, rank: 10, minute: 30},
 		{host: "b.example", status: 200, body: blockAllByStar, rank: 5_000},
 		{host: "c.example", status: 200, body: allowAll},
 		{host: "d.example", status: 404, body: "<html>not found</html>", rank: 2_000_000},
-		{host: "a.example", status: 200, body: allowAll, rank: 10},
-		{host: "e.example", path: "/moved/robots.txt", status: 200, body: blockAllByStar},
+		{host: "a.example", status: 200, body: allowAll, rank: 10, minute: 20},            // fetched earlier: does not answer
+		{host: "e.example", path: "/moved/robots.txt", status: 200, body: blockAllByStar}, // no /robots.txt: no site
 	}
 }
 
 func TestSummaryThreeSites(t *testing.T) {
-	s, err := NewTally(TallyOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	feed(t, s, "CC-MAIN-2024-33", analyzeSites(t, "CC-MAIN-2024-33", threeSites()))
-	r := s.Report()
+	r := reportOf(t, ByCrawl, map[string][]site{"CC-MAIN-2024-33": threeSites()})
 
 	if len(r.Groups) != 1 || r.Groups[0].Label != "CC-MAIN-2024-33" {
 		t.Fatalf("groups %+v", r.Groups)
 	}
 	g := r.Groups[0]
-	if want := (Group{Label: "CC-MAIN-2024-33", Captures: 6, OtherPaths: 1, Duplicates: 1, Sites: 4, Parsed: 3, Unavailable: 1}); g != want {
+	if want := (Group{Label: "CC-MAIN-2024-33", Captures: 6, Candidates: 5, Sites: 4, Parsed: 3, Unavailable: 1}); g != want {
 		t.Errorf("group\n got %+v\nwant %+v", g, want)
 	}
 
@@ -170,8 +150,8 @@ func TestSummaryThreeSites(t *testing.T) {
 		t.Errorf("bots rows are not grouped by bot: %v", got)
 	}
 
-	if got := cells(t, table(t, r, TableCaptures), "not a site: another capture of a host already counted"); got[0] != (Cell{1, 6}) {
-		t.Errorf("duplicates %v", got)
+	if got := cells(t, table(t, r, TableCaptures), "candidates: captures of a site's /robots.txt"); got[0] != (Cell{5, 6}) {
+		t.Errorf("candidates %v", got)
 	}
 	adoption := table(t, r, TableAdoption)
 	if got := cells(t, adoption, "robots.txt with at least one group"); got[0] != (Cell{3, 4}) {
@@ -193,7 +173,7 @@ func TestSummaryThreeSites(t *testing.T) {
 		t.Errorf("agents * %v, want all three parsed sites", got)
 	}
 	if got := cells(t, agents, "gptbot", "GPTBot", "ai-training"); got[0] != (Cell{1, 3}) {
-		t.Errorf("agents gptbot %v: only a.example's first capture names it", got)
+		t.Errorf("agents gptbot %v: only a.example's later capture names it", got)
 	}
 	content := table(t, r, TableContent)
 	if got := cells(t, content, "* disallows /"); got[0] != (Cell{1, 3}) {
@@ -205,10 +185,6 @@ func TestSummaryThreeSites(t *testing.T) {
 }
 
 func TestSummaryTrendAcrossCrawls(t *testing.T) {
-	s, err := NewTally(TallyOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	first := []site{
 		{host: "a.example", status: 200, body: allowAll},
 		{host: "b.example", status: 200, body: gptbotPartial},
@@ -218,9 +194,8 @@ func TestSummaryTrendAcrossCrawls(t *testing.T) {
 		{host: "b.example", status: 200, body: blockGPTBotByName},
 		{host: "c.example", status: 503},
 	}
-	feed(t, s, "CC-MAIN-2024-33", analyzeSites(t, "CC-MAIN-2024-33", first))
-	feed(t, s, "", analyzeSites(t, "", second)) // unknown crawl; the same hosts are new sites in it
-	r := s.Report()
+	// the unknown crawl: the same hosts are new sites in it
+	r := reportOf(t, ByCrawl, map[string][]site{"CC-MAIN-2024-33": first, "": second})
 	if got := []string{r.Groups[0].Label, r.Groups[1].Label}; !reflect.DeepEqual(got, []string{"CC-MAIN-2024-33", UnknownCrawlLabel}) {
 		t.Fatalf("groups %v", got)
 	}
@@ -257,12 +232,7 @@ func TestSummaryTrendAcrossCrawls(t *testing.T) {
 }
 
 func TestSummaryByRank(t *testing.T) {
-	s, err := NewTally(TallyOptions{By: ByRank})
-	if err != nil {
-		t.Fatal(err)
-	}
-	feed(t, s, "CC-MAIN-2024-33", analyzeSites(t, "CC-MAIN-2024-33", threeSites()))
-	r := s.Report()
+	r := reportOf(t, ByRank, map[string][]site{"CC-MAIN-2024-33": threeSites()})
 	var labels []string
 	for _, g := range r.Groups {
 		labels = append(labels, g.Label)
@@ -294,45 +264,52 @@ func TestSummaryByRank(t *testing.T) {
 	}
 
 	// Without ranks beyond a million the stratum is left out.
-	s2, _ := NewTally(TallyOptions{By: ByRank})
-	feed(t, s2, "x", analyzeSites(t, "x", threeSites()[:3]))
-	for _, g := range s2.Report().Groups {
+	for _, g := range reportOf(t, ByRank, map[string][]site{"x": threeSites()[:3]}).Groups {
 		if g.Label == "rank > 1M" {
 			t.Error("empty rank > 1M stratum reported")
 		}
 	}
 }
 
-// A crawl with many repeated hosts: every repeat is found, no site is lost
-// (the filters are sized far above this, so they are exact here).
-func TestSummaryManyDuplicates(t *testing.T) {
+// Many sites fed directly: every parsed site's site_bots rows count, the
+// others' do not (the filters are sized far above this, so they are exact
+// here).
+func TestSummaryManySites(t *testing.T) {
 	s, _ := NewTally(TallyOptions{})
 	const hosts = 50_000
-	var rows []schema.CaptureRow
-	var bots []schema.BotRow
-	for rep := range 3 {
-		for h := range hosts {
-			id := schema.CaptureID(fmt.Sprintf("<urn:%d:%d>", rep, h), "", 0)
-			rows = append(rows, schema.CaptureRow{Key: schema.Key{CaptureID: id, Host: fmt.Sprintf("h%d.example", h)},
-				RobotsPath: true, Outcome: schema.OutcomeParsed, Groups: 1})
-			verdict := schema.VerdictNone
-			if rep == 0 && h%4 == 0 {
-				verdict = schema.VerdictFull
-			}
-			bots = append(bots, schema.BotRow{Key: schema.Key{CaptureID: id}, Bot: "GPTBot", Category: "ai-training", Matched: schema.MatchedNamed, Verdict: verdict})
+	var sites []schema.SiteRow
+	var bots []schema.SiteBotRow
+	for h := range hosts {
+		host := fmt.Sprintf("h%d.example", h)
+		outcome, verdict := schema.OutcomeParsed, schema.VerdictNone
+		if h%4 == 0 {
+			verdict = schema.VerdictFull
 		}
+		if h%10 == 9 {
+			outcome, verdict = schema.OutcomeUnreachable, schema.VerdictFull
+		}
+		sites = append(sites, schema.SiteRow{Host: host, CaptureID: schema.CaptureID(host, "", 0), Outcome: outcome, Candidates: 2})
+		bots = append(bots, schema.SiteBotRow{Host: host, Bot: "GPTBot", Category: "ai-training", Matched: schema.MatchedNamed, Verdict: verdict})
 	}
-	s.BeginCrawl("c", int64(len(rows)))
-	s.AddCaptures(rows)
-	s.AddBots(bots)
+	s.BeginCrawl("c", 2*hosts, hosts)
+	s.AddSites(sites)
+	s.AddSiteBots(bots)
 	s.EndCrawl()
 	r := s.Report()
-	if g := r.Groups[0]; g.Sites != hosts || g.Duplicates != 2*hosts {
-		t.Errorf("sites %d duplicates %d, want %d and %d", g.Sites, g.Duplicates, hosts, 2*hosts)
+	parsed := int64(hosts - hosts/10)
+	if g := r.Groups[0]; g.Sites != hosts || g.Parsed != parsed || g.Candidates != 2*hosts {
+		t.Errorf("sites %d parsed %d candidates %d", g.Sites, g.Parsed, g.Candidates)
 	}
 	gpt := r.Bots[0].Groups[0]
-	if gpt.Sites != hosts || gpt.Class(DefVerdict, ClassFull) != hosts/4 {
-		t.Errorf("GPTBot %d of %d full, want %d of %d (the first capture of each host)", gpt.Class(DefVerdict, ClassFull), gpt.Sites, hosts/4, hosts)
+	// h%4 == 0 and h%10 == 9 never meet: a quarter of the parsed hosts' h.
+	want := int64(0)
+	for h := range hosts {
+		if h%4 == 0 && h%10 != 9 {
+			want++
+		}
+	}
+	if gpt.Sites != parsed || gpt.Class(DefVerdict, ClassFull) != want {
+		t.Errorf("GPTBot %d of %d full, want %d of %d (parsed sites only)", gpt.Class(DefVerdict, ClassFull), gpt.Sites, want, parsed)
 	}
 	if s.FilterBytes() != 2*filterMinBits/8 {
 		t.Errorf("filters use %d bytes, want the 2×8 MiB floor", s.FilterBytes())
@@ -350,12 +327,12 @@ func TestSummaryMisuse(t *testing.T) {
 		}()
 		f(s)
 	}
-	panics("rows_outside_crawl", func(s *Tally) { s.AddBots([]schema.BotRow{{}}) })
-	panics("crawl_twice", func(s *Tally) { s.BeginCrawl("a", 0); s.EndCrawl(); s.BeginCrawl("a", 0) })
-	panics("captures_after_bots", func(s *Tally) {
-		s.BeginCrawl("a", 0)
-		s.AddBots([]schema.BotRow{{}})
-		s.AddCaptures([]schema.CaptureRow{{}})
+	panics("rows_outside_crawl", func(s *Tally) { s.AddSiteBots([]schema.SiteBotRow{{}}) })
+	panics("crawl_twice", func(s *Tally) { s.BeginCrawl("a", 0, 0); s.EndCrawl(); s.BeginCrawl("a", 0, 0) })
+	panics("sites_after_site_bots", func(s *Tally) {
+		s.BeginCrawl("a", 0, 0)
+		s.AddSiteBots([]schema.SiteBotRow{{}})
+		s.AddSites([]schema.SiteRow{{}})
 	})
 	if _, err := NewTally(TallyOptions{By: "host"}); err == nil || !strings.Contains(err.Error(), "host") {
 		t.Errorf("By host: %v", err)
@@ -364,7 +341,7 @@ func TestSummaryMisuse(t *testing.T) {
 
 func TestSummaryColumnsExist(t *testing.T) {
 	// Every column the summary reads is a real column of its table.
-	types := map[schema.TableName]any{schema.Captures: schema.CaptureRow{}, schema.Bots: schema.BotRow{},
+	types := map[schema.TableName]any{schema.Sites: schema.SiteRow{}, schema.Captures: schema.CaptureRow{}, schema.SiteBots: schema.SiteBotRow{},
 		schema.Agents: schema.AgentRow{}, schema.Directives: schema.DirectiveRow{}}
 	for table, v := range types {
 		have := map[string]bool{}
@@ -389,18 +366,27 @@ func TestSummaryColumnsExist(t *testing.T) {
 	}
 }
 
-// BenchmarkSummaryBots measures the bots rows AddBots counts per second, the
-// table that dominates a report (one row per capture and catalog bot).
-func BenchmarkSummaryBots(b *testing.B) {
-	rows := analyzeSites(b, "c", threeSites())
+// BenchmarkSummarySiteBots measures the site_bots rows AddSiteBots counts
+// per second, the table that dominates a report (one row per site and
+// catalog bot).
+func BenchmarkSummarySiteBots(b *testing.B) {
+	var sites []schema.SiteRow
+	var bots []schema.SiteBotRow
+	for h := range 1000 {
+		host := fmt.Sprintf("h%d.example", h)
+		sites = append(sites, schema.SiteRow{Host: host, CaptureID: schema.CaptureID(host, "", 0), Outcome: schema.OutcomeParsed})
+		for _, bot := range stats.DefaultCatalog().Bots() {
+			bots = append(bots, schema.SiteBotRow{Host: host, Bot: bot.Token, Category: bot.Category, Matched: schema.MatchedStar, Verdict: schema.VerdictPartial,
+				Somesite: schema.VerdictPartial, CIC: schema.CICSome, CCClass: schema.CCClassAllowPart})
+		}
+	}
 	s, _ := NewTally(TallyOptions{})
-	s.BeginCrawl("c", int64(len(rows.Captures)))
-	s.AddCaptures(rows.Captures)
-	bots := rows.BotRows()
+	s.BeginCrawl("c", int64(len(sites)), int64(len(sites)))
+	s.AddSites(sites)
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		s.AddBots(bots)
+		s.AddSiteBots(bots)
 		n += len(bots)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")

@@ -18,16 +18,20 @@ type Batch struct {
 	Agents      []AgentRow
 	Bots        []BotsBlock
 	Directives  []DirectiveRow
+	Verdicts    []VerdictsRow
 	Rules       []RuleRow
 	Sitemaps    []SitemapRow
 	Diagnostics []DiagnosticRow
+	// Built by robotstat sites.
+	Sites    []SiteRow
+	SiteBots []SiteBotRow
 
 	// Arenas for the slices inside the rows above.
-	Strings  Arena[string]
-	Signals  Arena[Signal]
-	Floats   Arena[float64]
-	Verdicts Arena[BotVerdict]
-	Indexes  Arena[int32]
+	Strings     Arena[string]
+	Signals     Arena[Signal]
+	Floats      Arena[float64]
+	BotVerdicts Arena[BotVerdict] // BotsBlock.Verdicts
+	BotIndexes  Arena[int32]      // BotsBlock.Index
 }
 
 // Reset empties every table and arena and keeps the memory for reuse.
@@ -40,11 +44,14 @@ func (b *Batch) Reset() {
 	b.Rules = b.Rules[:0]
 	b.Sitemaps = b.Sitemaps[:0]
 	b.Diagnostics = b.Diagnostics[:0]
+	b.Verdicts = b.Verdicts[:0]
+	b.Sites = b.Sites[:0]
+	b.SiteBots = b.SiteBots[:0]
 	b.Strings.Reset()
 	b.Signals.Reset()
 	b.Floats.Reset()
-	b.Verdicts.Reset()
-	b.Indexes.Reset()
+	b.BotVerdicts.Reset()
+	b.BotIndexes.Reset()
 }
 
 // Len returns the number of rows over all tables (a bots block counts its

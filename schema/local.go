@@ -102,7 +102,7 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 		if p.bots != nil {
 			k := p.bots.add(any(rows[:n]).([]BotRow))
 			full, n = k < n || p.bots.full, k
-		} else if _, err := p.w.Write(rows[:n]); err != nil {
+		} else if err := writeRows(p.w, rows[:n]); err != nil {
 			return t.ds.fail(fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err))
 		}
 		rows = rows[n:]

@@ -27,5 +27,8 @@ func fileMetadata(o *Options, table TableName, crawl string) []parquet.WriterOpt
 	for k, v := range o.Metadata {
 		opts = append(opts, parquet.KeyValueMetadata(MetaOptionPrefix+k, v))
 	}
+	for k, v := range o.TableMetadata[table] {
+		opts = append(opts, parquet.KeyValueMetadata(k, v))
+	}
 	return opts
 }

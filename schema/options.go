@@ -62,6 +62,10 @@ type Options struct {
 	// metadata as robotstat.option.<key>. Keys must be non-empty and may not
 	// contain white space or '='.
 	Metadata map[string]string
+	// TableMetadata holds more key/value metadata for the files of some
+	// tables only, recorded under the keys as given (e.g. MetaBots for
+	// verdicts). Keys follow Metadata's rules.
+	TableMetadata map[TableName]map[string]string
 	// RowGroupRows is the most rows per row group; 0 means
 	// DefaultRowGroupRows.
 	RowGroupRows int64
@@ -82,6 +86,7 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	o.Tables = slices.Clone(o.Tables)
 	o.Metadata = maps.Clone(o.Metadata)
+	o.TableMetadata = maps.Clone(o.TableMetadata)
 	if len(o.Tables) == 0 {
 		o.Tables = DefaultTables()
 	}
@@ -124,6 +129,16 @@ func (o Options) Validate() error {
 	for k := range o.Metadata {
 		if k == "" || strings.ContainsAny(k, " \t\r\n=") {
 			errs = append(errs, fmt.Errorf("schema: metadata key %q must be non-empty without white space or '='", k))
+		}
+	}
+	for t, m := range o.TableMetadata {
+		if !t.Valid() {
+			errs = append(errs, fmt.Errorf("schema: table metadata for unknown table %q", t))
+		}
+		for k := range m {
+			if k == "" || strings.ContainsAny(k, " \t\r\n=") {
+				errs = append(errs, fmt.Errorf("schema: metadata key %q must be non-empty without white space or '='", k))
+			}
 		}
 	}
 	if o.RowGroupRows < 0 || o.RowGroupBytes < 0 || o.DictionaryBytes < 0 || o.FileRowGroups < 0 {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
@@ -193,8 +194,9 @@ const ReadBatchRows = 4096
 // Columns are read column by column, page by page, without building rows
 // the caller did not ask for: string columns of dictionary pages are
 // converted to Go strings once per dictionary entry, not once per row. Only
-// top-level columns of type string (BYTE_ARRAY), bool, int32, int64 and
-// float64 can be read (not lists, structs or timestamps); any other, or a
+// top-level columns of type string (BYTE_ARRAY), bool, int32, int64,
+// float64 and millisecond timestamps (time.Time, UTC; a NULL reads as the
+// zero time) can be read (not lists or structs); any other, or a
 // column the file lacks, is an error wrapping ErrColumn.
 //
 // The batch passed to fn is reused for the next batch: fn must not keep it,
@@ -264,7 +266,7 @@ type columnReader interface {
 
 // fieldValue is the type of a row field ReadFile can fill.
 type fieldValue interface {
-	string | bool | int32 | int64 | float64
+	string | bool | int32 | int64 | float64 | time.Time
 }
 
 // columnAt says where a column's values come from and go.
@@ -336,6 +338,10 @@ func bindColumns[T Row](s *parquet.Schema, columns []string) ([]columnReader, er
 			want, c = parquet.Int32, newColumn(at, parquet.Value.Int32)
 		case sf.Type == reflect.TypeFor[int64]():
 			want, c = parquet.Int64, newColumn(at, parquet.Value.Int64)
+		case sf.Type == reflect.TypeFor[time.Time]():
+			// Every timestamp column of these tables is
+			// TIMESTAMP(MILLIS, UTC) over INT64.
+			want, c = parquet.Int64, newColumn(at, millisValue)
 		case sf.Type.Kind() == reflect.Float64:
 			want, c = parquet.Double, newColumn(at, parquet.Value.Double)
 		default:
@@ -354,6 +360,8 @@ func newColumn[V fieldValue](at columnAt, value func(parquet.Value) V) *column[V
 }
 
 func stringValue(v parquet.Value) string { return string(v.ByteArray()) }
+
+func millisValue(v parquet.Value) time.Time { return time.UnixMilli(v.Int64()).UTC() }
 
 // collectFields records the fields of t (and of its embedded structs, at
 // their offset within t) by the column name of their parquet tag.

@@ -248,7 +248,6 @@ func TestReadFileErrors(t *testing.T) {
 		text    string
 	}{
 		{name: "no_such_column_in_type", path: path, columns: []string{"nope"}, is: ErrColumn, text: `no column "nope"`},
-		{name: "list_column", path: path, columns: []string{"groups", "fetch_time"}, is: ErrColumn, text: "fetch_time"},
 		{name: "missing_file", path: filepath.Join(dir, "nope.parquet"), columns: []string{"host"}, is: os.ErrNotExist},
 		{name: "truncated_file", path: truncated, columns: []string{"host"}, text: truncated},
 		{name: "other_schema_version", path: otherVersion, columns: []string{"host"}, is: ErrSchemaVersion, text: "schema version 99"},

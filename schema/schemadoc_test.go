@@ -38,9 +38,12 @@ var docTables = []struct {
 	{Agents, AgentRow{}},
 	{Bots, BotRow{}},
 	{Directives, DirectiveRow{}},
+	{Verdicts, VerdictsRow{}},
 	{Rules, RuleRow{}},
 	{Sitemaps, SitemapRow{}},
 	{Diagnostics, DiagnosticRow{}},
+	{Sites, SiteRow{}},
+	{SiteBots, SiteBotRow{}},
 }
 
 // TestSchemaDoc fails when README.md's generated part differs from what
@@ -204,14 +207,17 @@ func generateDoc(t *testing.T, docs map[string]*typeDoc) string {
 			t.Fatalf("%s has no doc comment", typeName)
 		}
 		optIn := ""
-		if !slices.Contains(DefaultTables(), tb.name) {
+		switch {
+		case slices.Contains(ReduceTables(), tb.name):
+			optIn = " (built by `robotstat sites`)"
+		case !slices.Contains(DefaultTables(), tb.name):
 			optIn = " (opt-in: `--tables " + string(tb.name) + "`)"
 		}
 		fmt.Fprintf(&b, "### %s%s\n\n%s\n\n", tb.name, optIn, markdownEscape(tableDoc(td.doc)))
 		b.WriteString("| column | type | null | description |\n|---|---|---|---|\n")
 		s := parquet.SchemaOf(tb.row)
 		for _, f := range s.Fields() {
-			if keyCols[f.Name()] {
+			if keyCols[f.Name()] && slices.Contains(td.embeds, "Key") {
 				fmt.Fprintf(&b, "| `%s` | %s | %s | As in every table. |\n", f.Name(), duckDBType(t, f), nullable(f))
 				continue
 			}

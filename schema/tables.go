@@ -20,24 +20,33 @@ const (
 	Rules       TableName = "rules"
 	Sitemaps    TableName = "sitemaps"
 	Diagnostics TableName = "diagnostics"
+	Verdicts    TableName = "verdicts"
+	// Built by robotstat sites from the others, not by analyze.
+	Sites    TableName = "sites"
+	SiteBots TableName = "site_bots"
 )
 
-// AllTables returns every table, default ones first.
-func AllTables() []TableName {
-	out := make([]TableName, len(tableDefs))
-	for i := range tableDefs {
-		out[i] = tableDefs[i].name
-	}
-	return out
+// AllTables returns every table: analyze's (AnalyzeTables), then those
+// robotstat sites builds from them (ReduceTables).
+func AllTables() []TableName { return tablesWhere(func(*tableDef) bool { return true }) }
+
+// AnalyzeTables returns the tables analyze can write, default ones first.
+func AnalyzeTables() []TableName { return tablesWhere(func(d *tableDef) bool { return !d.reduce }) }
+
+// ReduceTables returns the tables robotstat sites builds from analyze's.
+func ReduceTables() []TableName { return tablesWhere(func(d *tableDef) bool { return d.reduce }) }
+
+// DefaultTables returns the tables analyze writes when Options.Tables is
+// empty. bots (a row per capture and catalog bot: site_bots has them per
+// site), rules, sitemaps and diagnostics (a row per line) are opt-in.
+func DefaultTables() []TableName {
+	return tablesWhere(func(d *tableDef) bool { return d.dflt && !d.reduce })
 }
 
-// DefaultTables returns the tables written when Options.Tables is empty.
-// rules, sitemaps and diagnostics are opt-in because they hold one row per
-// line rather than per capture or key.
-func DefaultTables() []TableName {
+func tablesWhere(keep func(*tableDef) bool) []TableName {
 	var out []TableName
 	for i := range tableDefs {
-		if tableDefs[i].dflt {
+		if keep(&tableDefs[i]) {
 			out = append(out, tableDefs[i].name)
 		}
 	}
@@ -63,14 +72,18 @@ func ParseTables(list string) ([]TableName, error) {
 				want[t] = true
 			}
 		case "all":
-			for _, t := range AllTables() {
+			for _, t := range AnalyzeTables() {
 				want[t] = true
 			}
 		default:
-			if !TableName(f).Valid() {
+			t := TableName(f)
+			if slices.Contains(ReduceTables(), t) {
+				return nil, fmt.Errorf("schema: table %s is built by robotstat sites from the others, not written by analyze", t)
+			}
+			if !t.Valid() {
 				return nil, fmt.Errorf("schema: unknown table %q (want a list of %s, default or all)", f, strings.Join(tableNames(), ", "))
 			}
-			want[TableName(f)] = true
+			want[t] = true
 		}
 	}
 	if len(want) == 0 {
@@ -87,7 +100,7 @@ func ParseTables(list string) ([]TableName, error) {
 
 func tableNames() []string {
 	var s []string
-	for _, t := range AllTables() {
+	for _, t := range AnalyzeTables() {
 		s = append(s, string(t))
 	}
 	return s
@@ -100,6 +113,8 @@ func tableNames() []string {
 type tableDef struct {
 	name TableName
 	dflt bool
+	// reduce marks a table robotstat sites builds, not analyze.
+	reduce bool
 	// open returns the table's TableWriter in d.
 	open func(d *Dataset) committer
 	// sink returns the function through which one Sink writes a Batch's
@@ -117,9 +132,18 @@ var tableDefs = [...]tableDef{
 	local(Agents, true, func(b *Batch) []AgentRow { return b.Agents }),
 	botsTable(),
 	shared(Directives, true, func(b *Batch) []DirectiveRow { return b.Directives }),
+	shared(Verdicts, true, func(b *Batch) []VerdictsRow { return b.Verdicts }),
 	local(Rules, false, func(b *Batch) []RuleRow { return b.Rules }),
 	shared(Sitemaps, false, func(b *Batch) []SitemapRow { return b.Sitemaps }),
 	shared(Diagnostics, false, func(b *Batch) []DiagnosticRow { return b.Diagnostics }),
+	reduced(shared(Sites, true, func(b *Batch) []SiteRow { return b.Sites })),
+	reduced(shared(SiteBots, true, func(b *Batch) []SiteBotRow { return b.SiteBots })),
+}
+
+// reduced marks d as built by robotstat sites.
+func reduced(d tableDef) tableDef {
+	d.reduce = true
+	return d
 }
 
 // Two ways of writing a table, chosen per table by measurement (see
@@ -158,7 +182,7 @@ func local[T Row](name TableName, dflt bool, rows func(*Batch) []T) tableDef {
 // encoder (WriteBots).
 func botsTable() tableDef {
 	return tableDef{
-		name: Bots, dflt: true,
+		name: Bots,
 		open: func(d *Dataset) committer { return newTableWriter[BotRow](d, Bots) },
 		sink: func(w committer) func(*Batch) error {
 			l := w.(*TableWriter[BotRow]).Local()

@@ -12,8 +12,9 @@ func TestParseTables(t *testing.T) {
 		wantErr  bool
 	}{
 		{name: "default", in: "default", want: DefaultTables()},
-		{name: "all", in: "all", want: AllTables()},
-		{name: "default_plus_rules", in: "default,rules", want: []TableName{Captures, Groups, Agents, Bots, Directives, Rules}},
+		{name: "all", in: "all", want: AnalyzeTables()},
+		{name: "default_plus_rules", in: "default,rules", want: []TableName{Captures, Groups, Agents, Directives, Verdicts, Rules}},
+		{name: "reduce_table_refused", in: "captures,sites", wantErr: true},
 		{name: "subset_reordered", in: " Bots , captures,bots", want: []TableName{Captures, Bots}},
 		{name: "opt_in_only", in: "diagnostics,sitemaps", want: []TableName{Sitemaps, Diagnostics}},
 		{name: "unknown", in: "captures,robots", wantErr: true},

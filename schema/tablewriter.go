@@ -16,7 +16,7 @@ import (
 // satisfy it: each embeds Key, through which a TableWriter finds the row's
 // crawl partition.
 type Row interface {
-	CaptureRow | GroupRow | AgentRow | BotRow | DirectiveRow | RuleRow | SitemapRow | DiagnosticRow
+	CaptureRow | GroupRow | AgentRow | BotRow | DirectiveRow | VerdictsRow | RuleRow | SitemapRow | DiagnosticRow | SiteRow | SiteBotRow
 	crawl() string
 }
 
@@ -221,7 +221,7 @@ func (p *part[T]) close() error {
 // write encodes rows and ends the row group early when its buffered size
 // passes maxBytes (the row count limit is the Parquet writer's own).
 func (p *part[T]) write(rows []T, maxBytes int64) error {
-	if _, err := p.w.Write(rows); err != nil {
+	if err := writeRows(p.w, rows); err != nil {
 		return fmt.Errorf("schema: encoding rows for %s: %w", p.file.final, err)
 	}
 	p.rows += int64(len(rows))

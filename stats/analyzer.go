@@ -29,8 +29,13 @@ type Analyzer struct {
 	tm     templateMatcher
 	in     interner
 
-	bots   *schema.BotList // the catalog, as every bots block lists it
-	tuples []setMatch      // botRows: the verdict tuples of the capture's block
+	bots *schema.BotList // the catalog, as every bots block lists it
+	// botBlock's scratch: the capture's verdict tuples and its block
+	tuples        []setMatch
+	blockVerdicts []schema.BotVerdict
+	blockIndex    []int32
+	block         schema.BotsBlock
+	verdictBuf    []byte
 
 	seen       map[string]struct{}
 	setStats   []agentSetStats
@@ -49,6 +54,7 @@ var builders = map[schema.TableName]builder{
 	schema.Agents:      (*Analyzer).agentRows,
 	schema.Bots:        (*Analyzer).botRows,
 	schema.Directives:  (*Analyzer).directiveRows,
+	schema.Verdicts:    (*Analyzer).verdictRows,
 	schema.Rules:       (*Analyzer).ruleRows,
 	schema.Sitemaps:    (*Analyzer).sitemapRows,
 	schema.Diagnostics: (*Analyzer).diagnosticRows,
@@ -64,6 +70,7 @@ type capture struct {
 
 	sniffDone    bool
 	html, binary bool
+	blockDone    bool // Analyzer.block holds this capture's bots block
 }
 
 // sniff returns what LooksHTML and LooksBinary say of the capture's body,
@@ -96,16 +103,12 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 		}
 		return false
 	}
-	for _, t := range schema.AllTables() {
+	for _, t := range schema.AnalyzeTables() {
 		if b := builders[t]; b != nil && want(t) {
 			a.build = append(a.build, b)
 		}
 	}
-	var idents []schema.BotIdent
-	for _, b := range opts.Catalog.Bots() {
-		idents = append(idents, schema.BotIdent{Bot: b.Token, Operator: b.Operator, Category: b.Category})
-	}
-	a.bots = schema.NewBotList(idents)
+	a.bots = opts.Catalog.List()
 	a.col = collector{
 		in:          &a.in,
 		diagnostics: want(schema.Diagnostics),

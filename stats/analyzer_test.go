@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/base32"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -249,7 +250,7 @@ func TestGroupAndAgentRows(t *testing.T) {
 
 func TestBotRows(t *testing.T) {
 	body := "User-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\n"
-	rows := analyze(t, DefaultOptions(), captureOf([]byte(body), 200))
+	rows := analyze(t, withBots(DefaultOptions()), captureOf([]byte(body), 200))
 	if len(rows.BotRows()) != DefaultCatalog().Len() {
 		t.Fatalf("%d bot rows for %d bots", len(rows.BotRows()), DefaultCatalog().Len())
 	}
@@ -416,6 +417,41 @@ func TestAnalyzersShareOptions(t *testing.T) {
 			first = r
 		} else if !reflect.DeepEqual(first.BotRows(), r.BotRows()) || !reflect.DeepEqual(first.Captures, r.Captures) {
 			t.Error("workers disagree")
+		}
+	}
+}
+
+// withBots adds the opt-in bots table to o's tables.
+func withBots(o Options) Options {
+	o.Tables = append(slices.Clone(o.Tables), schema.Bots)
+	return o
+}
+
+// TestVerdictsRowFoldsBots: the verdicts row of a capture, decoded, gives
+// every catalog bot exactly its bots row's verdicts, for each outcome.
+func TestVerdictsRowFoldsBots(t *testing.T) {
+	bodies := []string{
+		"User-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\n",
+		"User-agent: CCBot\nAllow: /\nDisallow: /x\n",
+		"",
+	}
+	for _, status := range []int{200, 404, 503, 301} {
+		for i, body := range bodies {
+			rows := analyze(t, withBots(DefaultOptions()), captureOf([]byte(body), status))
+			if len(rows.Verdicts) != 1 {
+				t.Fatalf("%d verdicts rows", len(rows.Verdicts))
+			}
+			tuples, idx, err := schema.ParseVerdicts(&rows.Verdicts[0], DefaultCatalog().Len())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, b := range rows.BotRows() {
+				v := tuples[idx[j]]
+				if v.Matched != b.Matched || v.Verdict != b.Verdict || v.Somesite != b.Somesite || v.CIC != b.CIC || v.CCClass != b.CCClass ||
+					(v.RootAllowed == nil) != (b.RootAllowed == nil) || v.RootAllowed != nil && *v.RootAllowed != *b.RootAllowed {
+					t.Errorf("status %d body %d bot %s: verdicts row says %+v, bots row %+v", status, i, b.Bot, v, b)
+				}
+			}
 		}
 	}
 }

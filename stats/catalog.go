@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotstat/robotstat/internal/ascii"
@@ -55,6 +56,9 @@ type Catalog struct {
 	bots    []Bot
 	// byToken maps the lower-cased product token to the index in bots.
 	byToken map[string]int
+
+	listOnce sync.Once
+	list     *schema.BotList
 }
 
 // catalogFile is the JSON form of a catalog (the embedded catalog.json, and
@@ -95,6 +99,18 @@ func (c *Catalog) Bots() []Bot { return c.bots }
 
 // Len returns the number of bots.
 func (c *Catalog) Len() int { return len(c.bots) }
+
+// List returns the catalog as bots rows list it (made once per Catalog).
+func (c *Catalog) List() *schema.BotList {
+	c.listOnce.Do(func() {
+		ids := make([]schema.BotIdent, len(c.bots))
+		for i, b := range c.bots {
+			ids[i] = schema.BotIdent{Bot: b.Token, Operator: b.Operator, Category: b.Category}
+		}
+		c.list = schema.NewBotList(ids)
+	})
+	return c.list
+}
 
 // Lookup returns the entry whose product token is the one tok names
 // (case-insensitive; "GPTBot/1.1" looks up gptbot). It does not allocate.

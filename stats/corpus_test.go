@@ -193,7 +193,7 @@ func TestGPTBotVerdictsSharedCorpus(t *testing.T) {
 	if len(files) != 1347 {
 		t.Skip("shared corpus not the 1,347 files VERDICTS.md counts")
 	}
-	a, _ := NewAnalyzer(DefaultOptions())
+	a, _ := NewAnalyzer(withBots(DefaultOptions()))
 	got := map[string]int{}
 	analyzeFiles(t, a, files, func(_ string, rows *schema.Batch) {
 		for _, b := range rows.BotRows() {

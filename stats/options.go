@@ -96,6 +96,16 @@ func (o Options) Metadata() map[string]string {
 	return m
 }
 
+// TableMetadata returns the per-table file metadata the options imply
+// (schema.Options.TableMetadata): the catalog the verdicts table's
+// bot_tuple column follows.
+func (o Options) TableMetadata() map[schema.TableName]map[string]string {
+	o = o.withDefaults()
+	return map[schema.TableName]map[string]string{
+		schema.Verdicts: {schema.MetaBots: schema.BotsMetadata(o.Catalog.List())},
+	}
+}
+
 // verdictDefinitionVersion changes whenever a verdict definition changes,
 // so that numbers from different robotstat versions can be told apart.
 const verdictDefinitionVersion = "1"

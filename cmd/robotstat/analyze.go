@@ -223,11 +223,12 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		meta["shard"] = shard.String()
 	}
 	ds, err := schema.Create(schema.Options{
-		Dir:      f.out,
-		RunID:    runID(inputs, sample, shard, meta),
-		Tables:   tables,
-		Version:  Version,
-		Metadata: meta,
+		Dir:           f.out,
+		RunID:         runID(inputs, sample, shard, meta),
+		Tables:        tables,
+		Version:       Version,
+		Metadata:      meta,
+		TableMetadata: so.TableMetadata(),
 	})
 	if err != nil {
 		return fmt.Errorf("creating the output: %w", err)
@@ -320,6 +321,15 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		}
 	}
 	res.print(m.Stderr, sum.Line())
+	// The sites tables span every run in --out; a shard sees only its
+	// part, so after a sharded run they are built once all shards are done.
+	if f.shard != "" {
+		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", ds.Root())
+	} else if slices.Contains(tables, schema.Captures) {
+		if _, err := m.buildSites(ctx, ds.Root()); err != nil {
+			return err
+		}
+	}
 	if sum.HadErrors() {
 		return silentExit(ExitInputErrors)
 	}

@@ -42,10 +42,12 @@ func section(t *testing.T, out, title string) string {
 	return squash(rest)
 }
 
-// The brief's example, end to end through Parquet: three parsed sites, one
-// blocks GPTBot by name, one everything by *, one nothing; a 404; a repeat
-// capture of the first host that says the opposite; a redirect target at
-// another path. Every number below is counted by hand from these bodies.
+// The brief's example, end to end through Parquet (analyze's tables, then
+// the sites step): three parsed sites, one blocks GPTBot by name, one
+// everything by *, one nothing; a 404; an http capture of the first host that
+// says the opposite (https answers: RFC 9309 names no order, robotstat's
+// sites prefer https); a capture at another path, which no site has as a
+// candidate. Every number below is counted by hand from these bodies.
 func TestReportThreeSites(t *testing.T) {
 	dir := writeSites(t, []reportSite{
 		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"},
@@ -63,9 +65,9 @@ func TestReportThreeSites(t *testing.T) {
 		"Captures and sites": {
 			"% of captures read: 6",
 			"captures read 6 100.0%",
-			"not a site: URL path is not /robots.txt, or no host 1 16.7%",
-			"not a site: another capture of a host already counted 1 16.7%",
+			"candidates: captures of a site's /robots.txt 5 83.3%",
 			"sites 4 66.7%",
+			"sites answered through a redirect 0 0.0%",
 		},
 		"robots.txt adoption": {
 			"% of sites: 4",
@@ -137,8 +139,8 @@ func TestReportErrors(t *testing.T) {
 		{"two_dirs", []string{"report", empty, empty}, 2, []string{"need one OUT_DIR", try}},
 		{"missing_dir", []string{"report", filepath.Join(empty, "nope")}, 2, []string{"does not exist; write it with robotstat analyze --out", try}},
 		{"a_file", []string{"report", file}, 2, []string{"is not a folder", try}},
-		{"not_robotstat_output", []string{"report", empty}, 2, []string{"is not a robotstat output: it has no captures folder", try}},
-		{"no_parquet", []string{"report", noParquet}, 2, []string{"holds no Parquet file", try}},
+		{"not_robotstat_output", []string{"report", empty}, 2, []string{"is not a robotstat output: it has no sites folder", try}},
+		{"no_sites", []string{"report", noParquet}, 2, []string{"it has captures but no sites table; build it with robotstat sites", try}},
 		{"bad_by", []string{"report", unranked, "--by", "host"}, 2, []string{"--by must be crawl or rank", try}},
 		{"by_rank_without_ranks", []string{"report", "--by", "rank", unranked}, 2, []string{"no site in", "--sites FILE", try}},
 		{"unknown_flag", []string{"report", unranked, "--pdf", "x"}, 2, []string{"-pdf", try}},
@@ -180,8 +182,8 @@ func TestReportPartialData(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(dir, "agents")); err != nil {
 		t.Fatal(err)
 	}
-	src, _ := filepath.Glob(filepath.Join(dir, "bots", "crawl=c1", "*.parquet"))
-	orphan := filepath.Join(dir, "bots", "crawl=c2")
+	src, _ := filepath.Glob(filepath.Join(dir, "site_bots", "crawl=c1", "*.parquet"))
+	orphan := filepath.Join(dir, "site_bots", "crawl=c2")
 	if err := os.MkdirAll(orphan, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func TestReportPartialData(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"has no agents table", "1 bots files belong to no committed run"} {
+	for _, want := range []string{"has no agents table", "1 site_bots files belong to no committed run"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}

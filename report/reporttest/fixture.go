@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -214,7 +215,7 @@ func Write(dir, bodies, version string) (map[string]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "fixture", Version: version, Metadata: so.Metadata()})
+	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "fixture", Version: version, Metadata: so.Metadata(), TableMetadata: so.TableMetadata()})
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +234,9 @@ func Write(dir, bodies, version string) (map[string]int64, error) {
 		}
 	}
 	if err := ds.Commit(context.Background()); err != nil {
+		return nil, err
+	}
+	if _, err := reduce.Sites(context.Background(), reduce.Options{Dir: dir, Version: version}); err != nil {
 		return nil, err
 	}
 	return ranks, nil

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -17,6 +19,9 @@ type Site struct {
 	Status     int
 	Body       string
 	Rank       int64
+	// Minute is when it was fetched, in minutes after 2024-08-03 12:00 UTC
+	// (0: unknown), for cases where the later of two captures answers.
+	Minute int
 }
 
 // WriteSites runs the sites through the real Analyzer and Dataset writer into
@@ -27,7 +32,7 @@ func WriteSites(dir string, sites []Site, version string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "test", Version: version, Metadata: so.Metadata()})
+	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "test", Version: version, Metadata: so.Metadata(), TableMetadata: so.TableMetadata()})
 	if err != nil {
 		return err
 	}
@@ -40,6 +45,9 @@ func WriteSites(dir string, sites []Site, version string) error {
 		}
 		c := &record.Capture{Source: "t.warc.gz", Offset: int64(i), Crawl: s.Crawl, URL: s.URL, RobotsPath: u.Path == "/robots.txt",
 			Status: s.Status, Body: []byte(s.Body), BodyLen: int64(len(s.Body))}
+		if s.Minute > 0 {
+			c.FetchTime = time.Date(2024, 8, 3, 12, s.Minute, 0, 0, time.UTC)
+		}
 		before := len(rows.Captures)
 		a.Analyze(c, &rows)
 		rows.Captures[before].Rank = s.Rank
@@ -47,5 +55,9 @@ func WriteSites(dir string, sites []Site, version string) error {
 	if err := ds.Sink().Write(&rows); err != nil {
 		return err
 	}
-	return ds.Commit(context.Background())
+	if err := ds.Commit(context.Background()); err != nil {
+		return err
+	}
+	_, err = reduce.Sites(context.Background(), reduce.Options{Dir: dir, Version: version})
+	return err
 }

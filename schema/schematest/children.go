@@ -133,4 +133,20 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 		block.Index = append(block.Index, int32(t))
 	}
 	r.Bots = append(r.Bots, block)
+	r.Verdicts, _, _ = schema.AppendVerdicts(r.Verdicts, &block, nil)
+	// Every capture is a site of its own, answered by itself (a redirect
+	// is left unresolved: the fixture has no target capture).
+	site := schema.SiteRow{Crawl: k.Crawl, Host: k.Host, RegisteredDomain: c.RegisteredDomain, URL: k.URL,
+		Outcome: c.Outcome, HTTPStatus: c.HTTPStatus, StatusClass: c.StatusClass, Candidates: 1, Rank: c.Rank}
+	if c.Outcome == schema.OutcomeRedirect {
+		site.Outcome, site.Reason = schema.OutcomeUnresolved, schema.ReasonNotCaptured
+	} else {
+		hops := int32(0)
+		site.CaptureID, site.FinalURL, site.RedirectHops = k.CaptureID, k.URL, &hops
+	}
+	r.Sites = append(r.Sites, site)
+	for _, b := range block.AppendRows(nil) {
+		r.SiteBots = append(r.SiteBots, schema.SiteBotRow{Crawl: k.Crawl, Host: k.Host, Bot: b.Bot, Operator: b.Operator, Category: b.Category,
+			Matched: b.Matched, RootAllowed: b.RootAllowed, Verdict: b.Verdict, Somesite: b.Somesite, CIC: b.CIC, CCClass: b.CCClass})
+	}
 }

@@ -60,6 +60,9 @@ func Write(ds *schema.Dataset, r *schema.Batch, batch int) error {
 		WriteBatches(schema.WriterOf[schema.AgentRow](ds), r.Agents, batch),
 		WriteBatches(schema.WriterOf[schema.BotRow](ds), r.BotRows(), batch),
 		WriteBatches(schema.WriterOf[schema.DirectiveRow](ds), r.Directives, batch),
+		WriteBatches(schema.WriterOf[schema.VerdictsRow](ds), r.Verdicts, batch),
+		WriteBatches(schema.WriterOf[schema.SiteRow](ds), r.Sites, batch),
+		WriteBatches(schema.WriterOf[schema.SiteBotRow](ds), r.SiteBots, batch),
 		WriteBatches(schema.WriterOf[schema.RuleRow](ds), r.Rules, batch),
 		WriteBatches(schema.WriterOf[schema.SitemapRow](ds), r.Sitemaps, batch),
 		WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds), r.Diagnostics, batch),
@@ -210,6 +213,18 @@ func ForEachKey(r *schema.Batch, t schema.TableName, f func(schema.Key)) {
 	case schema.Diagnostics:
 		for _, x := range r.Diagnostics {
 			f(x.Key)
+		}
+	case schema.Verdicts:
+		for _, x := range r.Verdicts {
+			f(x.Key)
+		}
+	case schema.Sites: // no capture: the Key carries the crawl and host
+		for _, x := range r.Sites {
+			f(schema.Key{CaptureID: x.CaptureID, Crawl: x.Crawl, URL: x.URL, Host: x.Host})
+		}
+	case schema.SiteBots:
+		for _, x := range r.SiteBots {
+			f(schema.Key{Crawl: x.Crawl, Host: x.Host})
 		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/robotstat/robotstat/schema"
 )
 
-// TestArrowReadsAnalyzeBots reads the bots table of the README's sample
-// output with Arrow. analyze writes that table with schema's own bots
+// TestArrowReadsAnalyzeBots reads the bots table of the sample's output
+// (--tables all) with Arrow. analyze writes that table with schema's own bots
 // encoder (one dictionary page and one data page per column chunk, copied
 // into the file by parquet-go), not with parquet-go's row writer that the
 // fixture's files come from, so Arrow's reading of it is checked here,
@@ -18,13 +18,13 @@ import (
 // verdict). DuckDB reads it in the README's
 // queries (TestDocQueries).
 func TestArrowReadsAnalyzeBots(t *testing.T) {
-	files, err := schema.TableFiles(sampleRoot, schema.Bots)
+	files, err := schema.TableFiles(sampleAllRoot, schema.Bots)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("sample bots files: %v, %v", files, err)
 	}
 	cols := []string{"capture_id", "crawl", "url", "host", "bot", "operator", "category", "matched", "verdict", "somesite", "cic", "cc_class"}
 	for _, f := range files {
-		rel, err := filepath.Rel(sampleRoot, f.Path)
+		rel, err := filepath.Rel(sampleAllRoot, f.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestArrowReadsAnalyzeBots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := openArrow(t, sampleRoot, rel)
+			a := openArrow(t, sampleAllRoot, rel)
 			if n := a.data.NumRows(); n != int64(len(want)) || n == 0 {
 				t.Fatalf("Arrow read %d rows, schema.ReadFile %d", n, len(want))
 			}

@@ -26,6 +26,11 @@ var (
 	// sampleRoot is what the README's first command writes: robotstat
 	// analyze on the embedded sample, run as a real process.
 	sampleRoot string
+	// sampleAllRoot is the same with --tables all.
+	sampleAllRoot string
+	// sitesFixtureRoot is analyze's output for reduce/testdata/sites, and
+	// generatedRoot for a Common-Crawl-shaped crawl from scripts/gencorpus.
+	sitesFixtureRoot, generatedRoot string
 )
 
 // escapeCrawls are crawl names that cannot be used as directory names as
@@ -81,6 +86,26 @@ func run(m *testing.M) (int, error) {
 	cmd.Dir = filepath.Join("..", "..")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("robotstat analyze on the sample: %v\n%s", err, out)
+	}
+	// Every table, the opt-in bots among them (written by schema's own
+	// encoder), for the readers' checks.
+	sampleAllRoot = tmp + "/sample-all"
+	cmd = exec.Command("go", "run", "./cmd/robotstat", "analyze", "--quiet", "--tables", "all", "--out", sampleAllRoot)
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("robotstat analyze --tables all on the sample: %v\n%s", err, out)
+	}
+	sitesFixtureRoot, generatedRoot = tmp+"/sites-fixture", tmp+"/generated"
+	for _, args := range [][]string{
+		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", sitesFixtureRoot, "reduce/testdata/sites"},
+		{"run", "./scripts/gencorpus", "-n", "20000", "-per-file", "7000", "-out", tmp + "/corpus", "-robots", "stats/testdata/avuim"},
+		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", generatedRoot, tmp + "/corpus"},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("go %v: %v\n%s", args, err, out)
+		}
 	}
 	return m.Run(), nil
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/robotstat/robotstat/reduce"
+	"github.com/robotstat/robotstat/schema"
+)
+
+func init() {
+	register(command{name: "sites", summary: "(re)build the sites and site_bots tables from everything in an output folder", run: (*Main).sites,
+		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
+}
+
+const sitesUsage = `Usage:
+  robotstat sites [flags] OUT_DIR
+
+Builds the sites table (one row per crawl and host: the answer that host's
+robots.txt gave in the crawl, redirects followed through the crawl's
+captures as RFC 9309 section 2.3.1 says) and the site_bots table (one row
+per site and catalog bot, the verdicts of the capture that answered) from
+every committed captures and verdicts file under OUT_DIR: several runs,
+shards written by different machines, several crawls. It replaces the
+previous build. robotstat analyze runs it at the end of a run without
+--shard; after a sharded run, run it once every shard is done.
+
+The rules, with a worked example of each, are in schema/README.md (sites);
+scripts/sql/sites.sql is the same definition in SQL.
+
+Examples:
+  robotstat sites out/
+`
+
+func (m *Main) sites(ctx context.Context, args []string) error {
+	fs := newFlagSet("sites")
+	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
+	pos, err := parseFlags(fs, args, m.Stdout, sitesUsage)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return nil
+		}
+		return err
+	}
+	if len(pos) != 1 {
+		return usageErrorf("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+	}
+	dir := pos[0]
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErrorf("sites", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+	}
+	if _, err := schema.TableFiles(dir, schema.Captures); errors.Is(err, schema.ErrNoTable) {
+		return usageErrorf("sites", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
+	}
+	sum, err := m.buildSites(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
+		}
+	}
+	return nil
+}
+
+// buildSites runs the reduce step over dir and prints its summary on
+// stderr.
+func (m *Main) buildSites(ctx context.Context, dir string) (reduce.Summary, error) {
+	sum, err := reduce.Sites(ctx, reduce.Options{Dir: dir, Version: Version})
+	if err != nil {
+		if ctx.Err() != nil {
+			return sum, fmt.Errorf("sites: interrupted; the previous sites tables are kept: %w", ctx.Err())
+		}
+		return sum, fmt.Errorf("sites: %w", err)
+	}
+	printSites(m.Stderr, dir, sum)
+	return sum, nil
+}
+
+// printSites writes one line per crawl: its sites by outcome.
+func printSites(w io.Writer, dir string, sum reduce.Summary) {
+	for _, warn := range sum.Warnings {
+		fmt.Fprintf(w, "robotstat: sites: %s\n", warn)
+	}
+	for _, c := range sum.Crawls {
+		crawl := c.Crawl
+		if crawl == "" {
+			crawl = "(unknown crawl)"
+		}
+		var parts []string
+		for _, o := range []string{schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeUnresolved} {
+			parts = append(parts, fmt.Sprintf("%d %s", c.ByOutcome[o], o))
+		}
+		fmt.Fprintf(w, "robotstat: sites of %s: %d sites from %d captures: %s\n", crawl, c.Sites, c.Captures, strings.Join(parts, ", "))
+	}
+	if len(sum.Crawls) == 0 {
+		fmt.Fprintf(w, "robotstat: sites: %s holds no committed captures\n", dir)
+	}
+}

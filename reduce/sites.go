@@ -1,0 +1,854 @@
+package reduce
+
+import (
+	"cmp"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/robotstat/robotstat/schema"
+)
+
+// Options configure Sites. Dir and Version are required.
+type Options struct {
+	// Dir is the dataset's root (robotstat's --out).
+	Dir string
+	// Version is robotstat's version, recorded in the files written.
+	Version string
+	// Metadata is recorded in the files' metadata and completion record,
+	// as for analyze.
+	Metadata map[string]string
+	// PartitionCaptures is how many captures a partition holds at most: the
+	// unit of work held in memory at once. 0 means DefaultPartitionCaptures.
+	PartitionCaptures int
+}
+
+// DefaultPartitionCaptures keeps a partition's maps (a few hundred bytes
+// per capture in the worst stage) well under 200 MiB.
+const DefaultPartitionCaptures = 400_000
+
+// maxPartitions bounds the open spill files (a few kinds of P each).
+const maxPartitions = 128
+
+// RunID is the run id of the reduce step's own output (its files are
+// part-sites.parquet in the sites and site_bots folders), so a rebuild
+// replaces it.
+const RunID = "sites"
+
+// Summary says what Sites built, per crawl.
+type Summary struct {
+	Crawls []CrawlSummary `json:"crawls"`
+	// Captures read, over every crawl.
+	Captures int64 `json:"captures"`
+	// Warnings about the inputs (a crawl without a verdicts table, ...).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// CrawlSummary counts the sites of one crawl by outcome.
+type CrawlSummary struct {
+	Crawl     string           `json:"crawl"`
+	Captures  int64            `json:"captures"`
+	Sites     int64            `json:"sites"`
+	ByOutcome map[string]int64 `json:"by_outcome"`
+	SiteBots  int64            `json:"site_bots"`
+}
+
+// Sites (re)builds the sites and site_bots tables of the dataset at o.Dir
+// from every committed captures and verdicts file (see the package
+// documentation for the rules), crawl by crawl, and commits them as one
+// run (RunID) that replaces the previous build. Memory is bounded by
+// Options.PartitionCaptures, whatever the size of the crawl: the captures
+// are spilled to partition files in a folder under o.Dir, which is removed
+// at the end.
+func Sites(ctx context.Context, o Options) (Summary, error) {
+	var sum Summary
+	if o.PartitionCaptures <= 0 {
+		o.PartitionCaptures = DefaultPartitionCaptures
+	}
+	ix, err := schema.ReadIndex(o.Dir)
+	if err != nil {
+		return sum, err
+	}
+	caps, _, err := ix.TableFiles(schema.Captures)
+	if err != nil {
+		return sum, err
+	}
+	verdicts, _, err := ix.TableFiles(schema.Verdicts)
+	if err != nil && !errors.Is(err, schema.ErrNoTable) {
+		return sum, err
+	}
+	rows := map[string]int64{} // committed rows per file path
+	for _, r := range ix.Runs {
+		for _, f := range r.Files {
+			rows[filepath.Join(o.Dir, filepath.FromSlash(f.Path))] = f.Rows
+		}
+	}
+	tmp, err := os.MkdirTemp(filepath.Join(o.Dir, "_robotstat"), "reduce-")
+	if err != nil {
+		return sum, fmt.Errorf("reduce: spill folder: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+
+	ds, err := schema.Create(schema.Options{
+		Dir: o.Dir, RunID: RunID, Input: "robotstat sites", Tables: schema.ReduceTables(),
+		Version: o.Version, Metadata: o.Metadata,
+	})
+	if err != nil {
+		return sum, err
+	}
+	defer ds.Abort()
+	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds)}
+
+	for _, crawl := range crawlsOf(caps) {
+		files := filesOf(caps, crawl)
+		var n int64
+		for _, f := range files {
+			n += rows[f.Path]
+		}
+		p := int(min(max(1, (n+int64(o.PartitionCaptures)-1)/int64(o.PartitionCaptures)), maxPartitions))
+		c := &crawlRun{ctx: ctx, crawl: crawl, p: p, dir: tmp, out: out}
+		cs, warns, err := c.run(files, filesOf(verdicts, crawl))
+		if err != nil {
+			return sum, err
+		}
+		sum.Crawls = append(sum.Crawls, cs)
+		sum.Captures += cs.Captures
+		sum.Warnings = append(sum.Warnings, warns...)
+	}
+	if err := out.flush(); err != nil {
+		return sum, err
+	}
+	if err := ds.CommitOutcome(ctx, schema.Outcome{Summary: sum}); err != nil {
+		return sum, err
+	}
+	return sum, nil
+}
+
+// crawlsOf returns the crawls of files in their order (TableFiles sorts
+// by crawl, the unknown crawl last).
+func crawlsOf(files []schema.File) []string {
+	var out []string
+	for _, f := range files {
+		if len(out) == 0 || out[len(out)-1] != f.Crawl {
+			out = append(out, f.Crawl)
+		}
+	}
+	return out
+}
+
+func filesOf(files []schema.File, crawl string) []schema.File {
+	var out []schema.File
+	for _, f := range files {
+		if f.Crawl == crawl {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// writer buffers the rows of the reduce step's tables.
+type writer struct {
+	sites    *schema.TableWriter[schema.SiteRow]
+	bots     *schema.TableWriter[schema.SiteBotRow]
+	siteRows []schema.SiteRow
+	botRows  []schema.SiteBotRow
+}
+
+const writeBatch = 8192
+
+func (w *writer) site(r schema.SiteRow) error {
+	w.siteRows = append(w.siteRows, r)
+	if len(w.siteRows) >= writeBatch {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *writer) bot(r schema.SiteBotRow) error {
+	w.botRows = append(w.botRows, r)
+	if len(w.botRows) >= writeBatch {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *writer) flush() error {
+	if err := w.sites.Write(w.siteRows); err != nil {
+		return err
+	}
+	if err := w.bots.Write(w.botRows); err != nil {
+		return err
+	}
+	w.siteRows, w.botRows = w.siteRows[:0], w.botRows[:0]
+	return nil
+}
+
+// crawlRun is the reduce of one crawl.
+type crawlRun struct {
+	ctx   context.Context
+	crawl string
+	p     int
+	dir   string
+	out   *writer
+
+	spills []*spill
+}
+
+// part returns the partition of a key. The hash is FNV-1a, fixed, so that
+// the output (partition by partition) comes in the same order on every run.
+func (c *crawlRun) part(key string) int { return int(fnv1a(key) % uint64(c.p)) }
+
+func (c *crawlRun) partOfID(id *[16]byte) int { return c.part(string(id[:])) }
+
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func (c *crawlRun) newSpill(name string) (*spill, error) {
+	s, err := newSpill(c.dir, name, c.p)
+	if err == nil {
+		c.spills = append(c.spills, s)
+	}
+	return s, err
+}
+
+// captureColumns are the captures columns the reduce reads.
+var captureColumns = []string{"capture_id", "crawl", "url", "host", "registered_domain", "robots_path", "scheme",
+	"fetch_time", "http_status", "status_class", "outcome", "redirect_target", "rank"}
+
+func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, []string, error) {
+	defer func() {
+		for _, s := range c.spills {
+			s.remove()
+		}
+	}()
+	cs := CrawlSummary{Crawl: c.crawl, ByOutcome: map[string]int64{}}
+	var warns []string
+	// Stage A: every capture by its URL's partition, every redirect target
+	// by its own, every candidate (a capture of /robots.txt) by its host's.
+	caps, err := c.newSpill("captures")
+	if err != nil {
+		return cs, nil, err
+	}
+	targets, err := c.newSpill("targets")
+	if err != nil {
+		return cs, nil, err
+	}
+	cands, err := c.newSpill("candidates")
+	if err != nil {
+		return cs, nil, err
+	}
+	var b enc
+	for _, f := range captureFiles {
+		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
+			for i := range rows {
+				r := &rows[i]
+				var id [16]byte
+				if _, err := hex.Decode(id[:], []byte(r.CaptureID)); err != nil || len(r.CaptureID) != 32 {
+					return fmt.Errorf("reduce: %s: capture_id %q is not 32 hex digits", f.Path, r.CaptureID)
+				}
+				cs.Captures++
+				class := classOf(r.Outcome)
+				fetch := int64(noTime)
+				if !r.FetchTime.IsZero() {
+					fetch = r.FetchTime.UnixMilli()
+				}
+				b = enc(b[:0]).id(id).str(r.URL).byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget)
+				if err := caps.add(c.part(authority(r.URL)), b); err != nil {
+					return err
+				}
+				if class == classRedirect && r.RedirectTarget != "" {
+					if err := targets.add(c.part(authority(r.RedirectTarget)), enc(b[:0]).str(r.RedirectTarget)); err != nil {
+						return err
+					}
+				}
+				if r.RobotsPath {
+					b = enc(b[:0]).id(id).str(r.URL).str(r.Host).str(r.RegisteredDomain).bool(r.Scheme == "https").
+						byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget).int(r.Rank)
+					if err := cands.add(c.part(r.Host), b); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return cs, nil, err
+		}
+	}
+	// Stages B and C: what each redirect target leads to, then each site.
+	res, err := c.resolveTargets(caps, targets)
+	if err != nil {
+		return cs, nil, err
+	}
+	sites, err := c.newSpill("sites")
+	if err != nil {
+		return cs, nil, err
+	}
+	if err := c.resolveSites(cands, res, sites, &cs); err != nil {
+		return cs, nil, err
+	}
+	// Stage D: site_bots from the verdicts of each site's answer.
+	n, w, err := c.siteBots(sites, verdictFiles)
+	if err != nil {
+		return cs, nil, err
+	}
+	cs.SiteBots = n
+	warns = append(warns, w...)
+	return cs, warns, nil
+}
+
+// node is a redirect target URL in memory: the best of its captures that
+// answer, and where its redirecting captures lead ("" for a 3xx without a
+// Location).
+type node struct {
+	seen  bool   // the crawl has a capture of this URL
+	best  result // best answering capture; no ans when none
+	edges []string
+}
+
+// resolveTargets computes, for every URL some redirect leads to, the best
+// result of following it with at most maxHops-1 further redirects (the
+// candidate's own redirect is the first): a layered dynamic programme over
+// the redirect graph, res_h(u) = the best of u's answering captures and,
+// for each redirect capture at u, res_(h-1) of its target one hop further,
+// with res_0(u) = u's best answer, or resultLimit when u only redirects.
+// Targets in other partitions are reached by spilling requests to their
+// partition and the answers back. It returns the spill of res_(maxHops-1)
+// by partition: records (url, result).
+func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
+	nodes, err := c.newSpill("nodes")
+	if err != nil {
+		return nil, err
+	}
+	resA, err := c.newSpill("res-a")
+	if err != nil {
+		return nil, err
+	}
+	resB, err := c.newSpill("res-b")
+	if err != nil {
+		return nil, err
+	}
+	reqs, err := c.newSpill("requests")
+	if err != nil {
+		return nil, err
+	}
+	answers, err := c.newSpill("answers")
+	if err != nil {
+		return nil, err
+	}
+	var b enc
+	for p := range c.p {
+		want := map[string]*node{}
+		if err := targets.each(p, func(rec []byte) error {
+			d := dec{b: rec}
+			u := d.str()
+			if _, ok := want[u]; !ok {
+				want[u] = &node{best: result{class: classUnresolved}}
+			}
+			return d.err
+		}); err != nil {
+			return nil, err
+		}
+		if len(want) == 0 {
+			continue
+		}
+		if err := caps.each(p, func(rec []byte) error {
+			d := dec{b: rec}
+			id, u := d.id(), d.str()
+			n := want[u]
+			if n == nil {
+				return d.err
+			}
+			class, status, sclass, fetch, target := d.byte(), int32(d.int()), d.str(), d.int(), d.str()
+			if d.err != nil {
+				return d.err
+			}
+			n.seen = true
+			if class == classRedirect {
+				if !slices.Contains(n.edges, target) {
+					n.edges = append(n.edges, target)
+				}
+				return nil
+			}
+			r := result{class: class, ans: &capture{id: id, url: u, status: status, statusClass: sclass, fetch: fetch}}
+			if n.best.ans == nil || better(&r, &n.best) {
+				n.best = r
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+		// Nodes in URL order, so that every later pass is deterministic.
+		urls := make([]string, 0, len(want))
+		for u, n := range want {
+			if n.seen { // a target never captured has no node: lookups say so
+				urls = append(urls, u)
+			}
+		}
+		sort.Strings(urls)
+		for _, u := range urls {
+			n := want[u]
+			b = enc(b[:0]).str(u).result(n.best).uint(uint64(len(n.edges)))
+			for _, e := range n.edges {
+				b = b.str(e)
+				if e != "" {
+					if err := reqs.add(c.part(authority(e)), enc(nil).str(e).uint(uint64(p)).str(u)); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if err := nodes.add(p, b); err != nil {
+				return nil, err
+			}
+			r0 := n.best
+			if r0.ans == nil { // only redirects here, and none may be followed
+				r0 = resultLimit
+			}
+			if err := resA.add(p, enc(b[:0]).str(u).result(r0)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	prev, next := resA, resB
+	for range maxHops - 1 {
+		if err := c.ctx.Err(); err != nil {
+			return nil, err
+		}
+		// answer every request from the previous layer
+		if err := answers.reset(); err != nil {
+			return nil, err
+		}
+		for q := range c.p {
+			layer, err := loadResults(prev, q)
+			if err != nil {
+				return nil, err
+			}
+			if err := reqs.each(q, func(rec []byte) error {
+				d := dec{b: rec}
+				v, p, u := d.str(), int(d.uint()), d.str()
+				if d.err != nil {
+					return d.err
+				}
+				r, ok := layer[v]
+				if !ok {
+					r = resultNotCaptured
+				} else {
+					r = follow(r)
+				}
+				return answers.add(p, enc(b[:0]).str(u).result(r))
+			}); err != nil {
+				return nil, err
+			}
+		}
+		// each node takes the best of its answers and its own captures
+		if err := next.reset(); err != nil {
+			return nil, err
+		}
+		for p := range c.p {
+			best := map[string]result{}
+			if err := answers.each(p, func(rec []byte) error {
+				d := dec{b: rec}
+				u, r := d.str(), d.result()
+				if old, ok := best[u]; !ok || better(&r, &old) {
+					best[u] = r
+				}
+				return d.err
+			}); err != nil {
+				return nil, err
+			}
+			if err := nodes.each(p, func(rec []byte) error {
+				d := dec{b: rec}
+				u, own, edges := d.str(), d.result(), int(d.uint())
+				r, ok := best[u]
+				if own.ans != nil && (!ok || better(&own, &r)) {
+					r, ok = own, true
+				}
+				for range edges {
+					if e := d.str(); e == "" {
+						if nl := resultNoLocation; !ok || better(&nl, &r) {
+							r, ok = nl, true
+						}
+					}
+				}
+				if d.err != nil {
+					return d.err
+				}
+				return next.add(p, enc(b[:0]).str(u).result(r))
+			}); err != nil {
+				return nil, err
+			}
+		}
+		prev, next = next, prev
+	}
+	return prev, nil
+}
+
+// loadResults reads partition p of a results spill into a map.
+func loadResults(s *spill, p int) (map[string]result, error) {
+	m := map[string]result{}
+	err := s.each(p, func(rec []byte) error {
+		d := dec{b: rec}
+		u, r := d.str(), d.result()
+		m[u] = r
+		return d.err
+	})
+	return m, err
+}
+
+// candidate is one capture of a host's /robots.txt.
+type candidate struct {
+	id           [16]byte
+	url          string
+	host, regdom string
+	https        bool
+	class        uint8
+	status       int32
+	statusClass  string
+	fetch        int64
+	target       string
+	rank         int64
+	res          result
+}
+
+// preferable reports whether candidate a gives the site a better answer
+// than b: the better result class, then https before http, then the later
+// fetch, then the smaller capture id. (Hops do not count: two candidates
+// that both reach a parsed file are ranked by their own fetch.)
+func preferable(a, b *candidate) bool {
+	if a.res.class != b.res.class {
+		return a.res.class < b.res.class
+	}
+	if a.https != b.https {
+		return a.https
+	}
+	if a.fetch != b.fetch {
+		return a.fetch > b.fetch
+	}
+	return string(a.id[:]) < string(b.id[:])
+}
+
+// resolveSites resolves each candidate (its own answer, or where its
+// redirect leads), picks each host's best and writes the sites rows, and
+// spills (answer capture id, site) requests for site_bots into sites, by
+// the answer's partition (a site without an answer by its host's).
+func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error {
+	creqs, err := c.newSpill("candidate-requests")
+	if err != nil {
+		return err
+	}
+	cans, err := c.newSpill("candidate-answers")
+	if err != nil {
+		return err
+	}
+	var b enc
+	for p := range c.p {
+		i := uint64(0)
+		if err := cands.each(p, func(rec []byte) error {
+			d := dec{b: rec}
+			d.id()
+			d.str()
+			d.str()
+			d.str()
+			d.bool()
+			class := d.byte()
+			d.int()
+			d.str()
+			d.int()
+			target := d.str()
+			if class == classRedirect && target != "" {
+				if err := creqs.add(c.part(authority(target)), enc(b[:0]).str(target).uint(uint64(p)).uint(i)); err != nil {
+					return err
+				}
+			}
+			i++
+			return d.err
+		}); err != nil {
+			return err
+		}
+	}
+	for q := range c.p {
+		layer, err := loadResults(res, q)
+		if err != nil {
+			return err
+		}
+		if err := creqs.each(q, func(rec []byte) error {
+			d := dec{b: rec}
+			v, p, i := d.str(), int(d.uint()), d.uint()
+			if d.err != nil {
+				return d.err
+			}
+			r, ok := layer[v]
+			if !ok {
+				r = resultNotCaptured
+			} else {
+				r = follow(r)
+			}
+			return cans.add(p, enc(b[:0]).uint(i).result(r))
+		}); err != nil {
+			return err
+		}
+	}
+	for p := range c.p {
+		if err := c.ctx.Err(); err != nil {
+			return err
+		}
+		var list []candidate
+		if err := cands.each(p, func(rec []byte) error {
+			d := dec{b: rec}
+			k := candidate{id: d.id(), url: d.str(), host: d.str(), regdom: d.str(), https: d.bool(),
+				class: d.byte(), status: int32(d.int()), statusClass: d.str(), fetch: d.int(), target: d.str(), rank: d.int()}
+			switch {
+			case k.class != classRedirect:
+				k.res = result{class: k.class, ans: &capture{id: k.id, url: k.url, status: k.status, statusClass: k.statusClass, fetch: k.fetch}}
+			case k.target == "":
+				k.res = resultNoLocation
+			}
+			list = append(list, k)
+			return d.err
+		}); err != nil {
+			return err
+		}
+		if err := cans.each(p, func(rec []byte) error {
+			d := dec{b: rec}
+			i, r := d.uint(), d.result()
+			if d.err == nil && i < uint64(len(list)) {
+				list[i].res = r
+			}
+			return d.err
+		}); err != nil {
+			return err
+		}
+		// By host, each host's candidates together: the best first.
+		order := make([]int, len(list))
+		for i := range order {
+			order[i] = i
+		}
+		sort.Slice(order, func(x, y int) bool {
+			a, b := &list[order[x]], &list[order[y]]
+			if a.host != b.host {
+				return a.host < b.host
+			}
+			return preferable(a, b)
+		})
+		for x := 0; x < len(order); {
+			best := &list[order[x]]
+			y := x + 1
+			for y < len(order) && list[order[y]].host == best.host {
+				y++
+			}
+			row := siteRow(c.crawl, best, int32(y-x))
+			cs.Sites++
+			cs.ByOutcome[row.Outcome]++
+			if err := c.out.site(row); err != nil {
+				return err
+			}
+			// the site_bots request, by the answer's partition
+			b = enc(b[:0]).str(best.host).byte(best.res.class).bool(best.res.ans != nil)
+			q := c.part(best.host)
+			if a := best.res.ans; a != nil {
+				b = b.id(a.id)
+				q = c.partOfID(&a.id)
+			}
+			if err := out.add(q, b); err != nil {
+				return err
+			}
+			x = y
+		}
+	}
+	return nil
+}
+
+// siteRow is the sites row of a host whose chosen candidate is k.
+func siteRow(crawl string, k *candidate, candidates int32) schema.SiteRow {
+	r := schema.SiteRow{
+		Crawl: crawl, Host: k.host, RegisteredDomain: k.regdom, URL: k.url,
+		Outcome: classOutcome[k.res.class], HTTPStatus: k.status, StatusClass: k.statusClass, Candidates: candidates, Rank: k.rank,
+	}
+	if a := k.res.ans; a != nil {
+		r.CaptureID = hex.EncodeToString(a.id[:])
+		r.FinalURL = a.url
+		r.StatusClass = a.statusClass
+		hops := int32(k.res.hops)
+		r.RedirectHops = &hops
+		r.HTTPStatus = a.status
+	}
+	if k.res.reason != reasonNone {
+		r.Reason = reasonNames[k.res.reason]
+	}
+	return r
+}
+
+// siteRequest is a site waiting for its answer's verdicts.
+type siteRequest struct {
+	host   string
+	class  uint8
+	hasAns bool
+	id     [16]byte
+}
+
+// siteBots writes the site_bots rows of every site of sites (the requests
+// resolveSites spilled): for a site answered by a capture, that capture's
+// verdicts (from its verdicts row) for each bot of the catalog the row
+// follows; for a site without one, the verdicts its outcome implies.
+func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string, error) {
+	var warns []string
+	if len(files) == 0 {
+		return 0, []string{fmt.Sprintf("crawl %q has no verdicts table: no site_bots rows (run analyze with the default tables)", crawlLabel(c.crawl))}, nil
+	}
+	vs, err := c.newSpill("verdicts")
+	if err != nil {
+		return 0, nil, err
+	}
+	var catalogs []*schema.BotList
+	catIndex := map[string]int{}
+	var b enc
+	for _, f := range files {
+		info, err := schema.ReadFileInfo(f.Path)
+		if err != nil {
+			return 0, nil, err
+		}
+		meta := info.Metadata[schema.MetaBots]
+		ci, ok := catIndex[meta]
+		if !ok {
+			l, err := schema.ParseBotsMetadata(meta)
+			if err != nil {
+				return 0, nil, fmt.Errorf("reduce: %s: %w", f.Path, err)
+			}
+			ci = len(catalogs)
+			catalogs = append(catalogs, l)
+			catIndex[meta] = ci
+		}
+		err = schema.ReadFile(c.ctx, f.Path, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
+			for i := range rows {
+				var id [16]byte
+				if _, err := hex.Decode(id[:], []byte(rows[i].CaptureID)); err != nil {
+					return fmt.Errorf("reduce: %s: capture_id %q: %w", f.Path, rows[i].CaptureID, err)
+				}
+				b = enc(b[:0]).id(id).uint(uint64(ci)).str(rows[i].Tuples).str(rows[i].BotTuple)
+				if err := vs.add(c.partOfID(&id), b); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	if len(catalogs) > 1 {
+		warns = append(warns, fmt.Sprintf("crawl %q was analysed with %d bot catalogs; each site's rows follow its answer's, sites without one the first", crawlLabel(c.crawl), len(catalogs)))
+	}
+	var n int64
+	for q := range c.p {
+		var reqs []siteRequest
+		need := map[[16]byte]bool{}
+		if err := sites.each(q, func(rec []byte) error {
+			d := dec{b: rec}
+			r := siteRequest{host: d.str(), class: d.byte(), hasAns: d.bool()}
+			if r.hasAns {
+				r.id = d.id()
+				need[r.id] = true
+			}
+			reqs = append(reqs, r)
+			return d.err
+		}); err != nil {
+			return 0, nil, err
+		}
+		type found struct {
+			cat    int
+			tuples []schema.BotVerdict
+			idx    []int8
+		}
+		got := map[[16]byte]found{}
+		var bad error
+		if err := vs.each(q, func(rec []byte) error {
+			d := dec{b: rec}
+			id := d.id()
+			if !need[id] {
+				return d.err
+			}
+			ci, tuples, botTuple := int(d.uint()), d.str(), d.str()
+			if d.err != nil {
+				return d.err
+			}
+			if _, dup := got[id]; dup {
+				return nil // the same capture committed twice: its verdicts are the same
+			}
+			row := schema.VerdictsRow{Key: schema.Key{CaptureID: hex.EncodeToString(id[:])}, Tuples: tuples, BotTuple: botTuple}
+			t, idx, err := schema.ParseVerdicts(&row, catalogs[ci].Len())
+			if err != nil {
+				bad = cmp.Or(bad, err)
+				return nil
+			}
+			got[id] = found{ci, t, idx}
+			return nil
+		}); err != nil {
+			return 0, nil, err
+		}
+		if bad != nil {
+			warns = append(warns, fmt.Sprintf("crawl %q: %v (those sites take the verdicts their outcome implies)", crawlLabel(c.crawl), bad))
+		}
+		sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
+		for _, r := range reqs {
+			if f, ok := got[r.id]; ok && r.hasAns {
+				l := catalogs[f.cat]
+				for i := range l.Len() {
+					if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), &f.tuples[f.idx[i]])); err != nil {
+						return 0, nil, err
+					}
+				}
+				n += int64(l.Len())
+				continue
+			}
+			v := implied(r.class)
+			l := catalogs[0]
+			for i := range l.Len() {
+				if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), &v)); err != nil {
+					return 0, nil, err
+				}
+			}
+			n += int64(l.Len())
+		}
+	}
+	return n, warns, nil
+}
+
+func siteBot(crawl, host string, id schema.BotIdent, v *schema.BotVerdict) schema.SiteBotRow {
+	return schema.SiteBotRow{Crawl: crawl, Host: host, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
+		Matched: v.Matched, RootAllowed: v.RootAllowed, Verdict: v.Verdict, Somesite: v.Somesite, CIC: v.CIC, CCClass: v.CCClass}
+}
+
+var truth = [2]bool{false, true}
+
+// implied returns the verdicts of a site whose answer has no verdicts row:
+// those its outcome implies (RFC 9309 §2.3.1), as for a capture.
+func implied(class uint8) schema.BotVerdict {
+	switch class {
+	case classUnavailable:
+		return schema.BotVerdict{Matched: schema.MatchedNone, RootAllowed: &truth[1], Verdict: schema.VerdictNone,
+			Somesite: schema.VerdictNone, CIC: schema.CICNone, CCClass: schema.CCClassAllowAll}
+	case classUnreachable:
+		return schema.BotVerdict{Matched: schema.MatchedNone, RootAllowed: &truth[0], Verdict: schema.VerdictFull,
+			Somesite: schema.VerdictFull, CIC: schema.CICAll, CCClass: schema.CCClassDisallowAll}
+	}
+	return schema.BotVerdict{Matched: schema.MatchedNone, Verdict: schema.VerdictUnknown,
+		Somesite: schema.VerdictUnknown, CIC: schema.VerdictUnknown, CCClass: schema.VerdictUnknown}
+}
+
+func crawlLabel(c string) string {
+	if c == "" {
+		return "(unknown)"
+	}
+	return c
+}
