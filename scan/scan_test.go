@@ -108,7 +108,7 @@ func testConfig(t testing.TB, s *scantest.Servers, rules []string) Config {
 	cfg.Software = "robotstat/test"
 	cfg.Crawl = "scan-test"
 	cfg.Options = "test"
-	cfg.Timeouts = Timeouts{Connect: time.Second, TLS: time.Second, Header: 300 * time.Millisecond, Total: time.Second}
+	cfg.Timeouts = Timeouts{Connect: time.Second, TLS: time.Second, Header: 300 * time.Millisecond, Total: 2 * time.Second}
 	cfg.RootCAs = s.CAPool
 	var err error
 	if cfg.Resolve, err = ParseResolve(rules); err != nil {

@@ -23,7 +23,7 @@ func scanArgs(t *testing.T, s *scantest.Servers, out string) []string {
 		t.Fatal(err)
 	}
 	args := []string{"scan", "--out", out, "--test-ca", ca, "--quiet", "--concurrency", "8",
-		"--timeout", "connect=1s,tls=1s,header=300ms,total=1s"}
+		"--timeout", "connect=1s,tls=1s,header=300ms,total=2s"}
 	for _, r := range s.Rules() {
 		args = append(args, "--resolve", r)
 	}
