@@ -1,13 +1,17 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/scan"
 	"github.com/robotstat/robotstat/scan/scantest"
 	"github.com/robotstat/robotstat/schema"
@@ -162,3 +166,95 @@ func TestScanUsage(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestScanKill kills a scan mid-run (SIGKILL, no clean-up) and runs it
+// again: the rerun cuts the last file back to its last whole record,
+// fetches only the hosts without an end record, and in the end every host
+// has exactly one.
+func TestScanKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	s, err := scantest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	bin := filepath.Join(t.TempDir(), "robotstat")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"scan", "--out", out, "--quiet", "--fetch-only", "--schemes", "http", "--concurrency", "4",
+		"--resolve", "*=" + s.HTTP.Listener.Addr().String()}
+	const n = 400
+	for i := range n {
+		args = append(args, "slow"+strconv.Itoa(i)+".test")
+	}
+	cmd := exec.Command(bin, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	cmd.Process.Kill()
+	cmd.Wait()
+	first := endRecords(t, filepath.Join(out, "warc"))
+	if len(first) == 0 || len(first) == n {
+		t.Fatalf("%d hosts done before the kill, want some but not all", len(first))
+	}
+	_, stderr, code := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "("+strconv.Itoa(len(first))+" already scanned), "+strconv.Itoa(n-len(first))+" done") {
+		t.Errorf("rerun after %d hosts:\n%s", len(first), stderr)
+	}
+	for h, k := range endRecords(t, filepath.Join(out, "warc")) {
+		if k != 1 {
+			t.Errorf("%s: %d end records", h, k)
+		}
+	}
+	if got := len(endRecords(t, filepath.Join(out, "warc"))); got != n {
+		t.Errorf("%d hosts with an end record, want %d", got, n)
+	}
+	// Every file reads whole: a cut member would be a data error.
+	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(out, "tables"), filepath.Join(out, "warc"))
+	if code != 0 {
+		t.Errorf("analyze: exit %d\n%s", code, stderr)
+	}
+}
+
+// endRecords counts the end records per host in dir's scan files.
+func endRecords(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	files, err := scan.Files(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := map[string]int{}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			continue // cut inside the first member
+		}
+		wr := pipeline.NewWARCReader(zr)
+		for wr.Next() {
+			if string(wr.Header().Type) != "metadata" {
+				continue
+			}
+			b, _, _ := wr.ReadBlock(nil, 1<<16)
+			for _, line := range strings.Split(string(b), "\r\n") {
+				if h, ok := strings.CutPrefix(line, "host: "); ok && !wr.Truncated() {
+					ends[h]++
+				}
+			}
+		}
+		f.Close()
+	}
+	return ends
+}
