@@ -56,6 +56,11 @@ func fetchStatus(kind string) int {
 // protocol failure instead of filling memory.
 const maxHeader = 256 << 10
 
+// keepBuffer is the largest response buffer a worker keeps from one fetch
+// to the next: most robots.txt are a few KiB, and 256 workers each keeping
+// the 500 KiB of the largest they had met would hold 128 MiB.
+const keepBuffer = 64 << 10
+
 // failure is why a fetch got no usable response.
 type failure struct {
 	kind   string
@@ -113,7 +118,11 @@ func (f *fetcher) now() time.Time {
 // fetch GETs u into r. It returns an error only when ctx was cancelled;
 // every other problem is r.fail.
 func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
-	*r = fetched{reqBuf: r.reqBuf[:0], rec: recorder{buf: r.rec.buf[:0]}, br: r.br}
+	buf := r.rec.buf[:0]
+	if cap(buf) > keepBuffer {
+		buf = nil // a rare large body gets its own buffer, dropped after use
+	}
+	*r = fetched{reqBuf: r.reqBuf[:0], rec: recorder{buf: buf}, br: r.br}
 	r.url = u.String()
 	r.date = f.now()
 	start := time.Now()

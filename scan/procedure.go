@@ -29,7 +29,6 @@ func (l *hostLocks) lock(host string) *sync.Mutex {
 // from host to host.
 type worker struct {
 	s       *scanner
-	enc     *encoder
 	f       fetched
 	fld     fields
 	scratch []byte
@@ -150,7 +149,7 @@ func (w *worker) writeFetch(ctx context.Context, f *fetched) (reqID, respID stri
 	if f.request != nil {
 		reqID = newRecordID()
 		h := recordHeader{Type: typeRequest, ID: reqID, Date: f.date, TargetURI: f.url, IP: f.ip, ContentType: mediaRequest}
-		if err := w.s.send(ctx, w.enc, &h, f.request); err != nil {
+		if err := w.s.send(ctx, &h, f.request); err != nil {
 			return "", "", err
 		}
 	}
@@ -158,10 +157,13 @@ func (w *worker) writeFetch(ctx context.Context, f *fetched) (reqID, respID stri
 		respID = newRecordID()
 		h := recordHeader{Type: typeResponse, ID: respID, Date: f.date, TargetURI: f.url, IP: f.ip,
 			ConcurrentTo: reqID, ContentType: mediaResponse, PayloadDigest: sha1Digest(f.payload(&w.scratch))}
+		if cap(w.scratch) > keepBuffer {
+			w.scratch = nil
+		}
 		if f.truncated {
 			h.Truncated = "length"
 		}
-		if err := w.s.send(ctx, w.enc, &h, f.response); err != nil {
+		if err := w.s.send(ctx, &h, f.response); err != nil {
 			return "", "", err
 		}
 	}
@@ -177,7 +179,7 @@ func (w *worker) writeFailure(ctx context.Context, f *fetched, reqID, next strin
 	h := recordHeader{Type: typeMetadata, ID: newRecordID(), Date: f.date, TargetURI: f.url, IP: f.ip,
 		ConcurrentTo: reqID, ContentType: mediaFields}
 	w.s.failures[kindIndex(f.fail.kind)].Add(1)
-	return w.s.send(ctx, w.enc, &h, w.fld.b)
+	return w.s.send(ctx, &h, w.fld.b)
 }
 
 func (w *worker) failureFields(kind, detail string, f *fetched) {
@@ -219,7 +221,7 @@ func (w *worker) writeEnd(ctx context.Context, host string, e *end) error {
 		w.s.failures[kindIndex(e.kind)].Add(1)
 	}
 	w.s.outcomes[e.outcome].Add(1)
-	if err := w.s.send(ctx, w.enc, &h, w.fld.b); err != nil {
+	if err := w.s.send(ctx, &h, w.fld.b); err != nil {
 		return err
 	}
 	w.s.hostsDone.Add(1)
