@@ -19,7 +19,6 @@ import (
 type prior struct {
 	done     map[string]struct{} // hosts with an end record
 	repaired []string
-	crawl    string // isPartOf of the first warcinfo
 }
 
 // Files returns the scan WARC files in dir, in name order (which is the
