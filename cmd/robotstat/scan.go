@@ -80,7 +80,7 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 	fs.Var(&f.resolve, "resolve", "point `HOST[:PORT]=ADDR:PORT` (HOST may be *) at an address, as curl --resolve; repeatable")
 	fs.StringVar(&f.testCA, "test-ca", "", "also trust the CA certificates in PEM `FILE` (for test servers)")
 	fs.Int64Var(&f.warcSize, "warc-size", scan.DefaultFileSize, "start a new WARC file past `BYTES`")
-	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (robotstat analyze DIR/warc later)")
+	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (later: robotstat analyze --responses all --out DIR DIR/warc)")
 	hosts, err := parseFlags(fs, args, m.Stdout, scanUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
