@@ -15,8 +15,9 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Summary says what a Run did. Outcomes is indexed by parse.Outcome and
-// Failures like Kinds.
+// Summary says what a Run did: a plain value the caller owns. Outcomes is
+// indexed by parse.Outcome (hosts by how they ended) and Failures like
+// Kinds.
 type Summary struct {
 	Hosts    int   // distinct hosts asked for
 	Skipped  int   // of them, already in Dir from an earlier run
