@@ -135,6 +135,39 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if err := d.commit(ctx, len(j.block)); err != nil {
 				return err
 			}
+		case bytes.Equal(h.Type, []byte("metadata")):
+			// A fetch that got no HTTP response, as robotstat scan records
+			// it (package scan): application/warc-fields with a negative
+			// fetchStatus (Heritrix's crawl-log codes). It becomes a
+			// capture with that status and no body, which RFC 9309 section
+			// 2.3.1.4 reads as unreachable. Other metadata is read past.
+			if !hasPrefixFold(h.ContentType, "application/warc-fields") || (!all && !isRobotsPath(h.TargetURI)) {
+				continue
+			}
+			var err error
+			d.buf, _, err = wr.ReadBlock(d.buf[:0], warcinfoLimit)
+			if err != nil {
+				return err
+			}
+			v := warcField(d.buf, "fetchStatus")
+			if len(v) < 2 || v[0] != '-' {
+				continue
+			}
+			n, ok := parseDecimal(v[1:])
+			if !ok || n == 0 {
+				continue
+			}
+			j, err := d.slot(ctx)
+			if err != nil {
+				return err
+			}
+			j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, src, crawl, wr.Offset(), wr.Index()
+			j.url, j.status = string(h.TargetURI), int(-n)
+			j.time, _ = parseTime(h.Date)
+			j.block, j.stored, j.cut = j.block[:0], 0, false
+			if err := d.commit(ctx, 0); err != nil {
+				return err
+			}
 		case bytes.Equal(h.Type, []byte("warcinfo")):
 			if r.cfg.Crawl != "" {
 				continue

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -77,6 +78,20 @@ type analyzeFlags struct {
 func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs := newFlagSet("analyze")
 	var f analyzeFlags
+	f.register(fs)
+	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return nil
+		}
+		return err
+	}
+	return m.runAnalyze(ctx, f, inputs)
+}
+
+// register defines analyze's flags on fs, with their defaults, writing to
+// f. robotstat scan registers the same flags for its analysis step.
+func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "out", "write the tables under `DIR`")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parse with `N` goroutines")
 	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" (captures,groups,agents,bots,directives) or \"all\"")
@@ -96,14 +111,6 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs.IntVar(&f.memoryLimitMiB, "memory-limit", 0, "soft memory limit in `MiB` for the Go heap (0: 224 + 32 per worker, unless GOMEMLIMIT is set; -1: none)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
-	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
-	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
-	}
-	return m.runAnalyze(ctx, f, inputs)
 }
 
 // analyzeRun holds one run's moving parts.

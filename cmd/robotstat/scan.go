@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/robotstat/robotstat/scan"
+)
+
+func init() {
+	register(command{name: "scan", summary: "fetch today's robots.txt of a list of hosts into WARC files, then analyze them", run: (*Main).scan})
+}
+
+// projectURL is the contact URL of the default User-Agent.
+const projectURL = "https://github.com/robotstat/robotstat"
+
+const scanUsage = `Usage:
+  robotstat scan [flags] [--sites FILE [--top N]] [HOST...]
+
+Fetches each HOST's /robots.txt (and the first --top N domains of a Tranco
+rank,domain --sites FILE) as RFC 9309 section 2.3 describes: https first, then
+http when https fails, up to 5 redirects, 500 KiB of body kept. Every request,
+response and failure goes into WARC/1.1 files under DIR/warc/
+(scan-YYYYMMDDhhmmss-NNNNN.warc.gz); then the same analysis robotstat analyze
+runs writes the tables under DIR, as crawl scan-YYYY-MM-DD (--crawl NAME).
+
+A rerun into the same --out skips the hosts already scanned there and
+analyses all of DIR/warc/ again, replacing the earlier tables.
+
+One request at a time goes to a host; --concurrency hosts are fetched at once.
+The User-Agent must carry a product token and a contact URL.
+
+Examples:
+  robotstat scan --out today/ --sites tranco.csv --top 10000
+  robotstat scan --out today/ example.com www.wikipedia.org
+  robotstat scan --out t/ --resolve '*:443=127.0.0.1:8443' --resolve '*:80=127.0.0.1:8080' a.test
+`
+
+type scanFlags struct {
+	analyze                             analyzeFlags
+	top, concurrency                    int
+	schemes, userAgent, timeout, testCA string
+	warcSize                            int64
+	fetchOnly                           bool
+	resolve                             stringList
+}
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+func (m *Main) scan(ctx context.Context, args []string) error {
+	fs := newFlagSet("scan")
+	var f scanFlags
+	// analyze's flags, but those about inputs a scan does not have.
+	afs := newFlagSet("analyze")
+	f.analyze.register(afs)
+	afs.VisitAll(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "shard", "responses", "fields", "manifest-base":
+		default:
+			fs.Var(fl.Value, fl.Name, fl.Usage)
+		}
+	})
+	fs.IntVar(&f.top, "top", 0, "scan only the first `N` domains of --sites (0: all)")
+	fs.StringVar(&f.schemes, "schemes", "https,http", "schemes to try in order, the next when one fails: `LIST`")
+	fs.StringVar(&f.userAgent, "user-agent", "robotstat/"+Version+" (+"+projectURL+")", "User-Agent `STRING`: a product token and a contact URL")
+	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "fetch `N` hosts at once (one request at a time per host)")
+	fs.StringVar(&f.timeout, "timeout", "", "fetch timeouts: a total `DURATION`, or connect=D,tls=D,header=D,total=D (default connect=10s,tls=10s,header=20s,total=30s)")
+	fs.Var(&f.resolve, "resolve", "point `HOST[:PORT]=ADDR:PORT` (HOST may be *) at an address, as curl --resolve; repeatable")
+	fs.StringVar(&f.testCA, "test-ca", "", "also trust the CA certificates in PEM `FILE` (for test servers)")
+	fs.Int64Var(&f.warcSize, "warc-size", scan.DefaultFileSize, "start a new WARC file past `BYTES`")
+	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (later: robotstat analyze --responses all --out DIR DIR/warc)")
+	hosts, err := parseFlags(fs, args, m.Stdout, scanUsage)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return nil
+		}
+		return err
+	}
+	return m.runScan(ctx, f, hosts, args)
+}
+
+func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string) error {
+	af := f.analyze
+	if af.out == "" {
+		return usageErrorf("scan", "--out must name a folder")
+	}
+	if f.top < 0 {
+		return usageErrorf("scan", "--top must be 0 or more, got %d", f.top)
+	}
+	if f.top > 0 && af.sites == "" {
+		return usageErrorf("scan", "--top needs --sites FILE")
+	}
+	cfg := scan.DefaultConfig()
+	cfg.Dir = filepath.Join(af.out, "warc")
+	cfg.Schemes = strings.Split(f.schemes, ",")
+	cfg.UserAgent = f.userAgent
+	cfg.Concurrency = f.concurrency
+	cfg.FileSize = f.warcSize
+	cfg.Software = "robotstat/" + Version + " (+" + projectURL + ")"
+	cfg.Options = "robotstat scan " + strings.Join(cmdline, " ")
+	var err error
+	if cfg.Timeouts, err = scan.ParseTimeouts(f.timeout); err != nil {
+		return usageErrorf("scan", "--timeout: %v", err)
+	}
+	if cfg.Resolve, err = scan.ParseResolve(f.resolve); err != nil {
+		return usageErrorf("scan", "--resolve: %v", err)
+	}
+	if f.testCA != "" {
+		pem, err := os.ReadFile(f.testCA)
+		if err != nil {
+			return fmt.Errorf("--test-ca: %w", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return usageErrorf("scan", "--test-ca: %s holds no PEM certificate", f.testCA)
+		}
+		cfg.RootCAs = pool
+	}
+	cfg.Crawl = af.crawl
+	if cfg.Crawl == "" {
+		if cfg.Crawl, err = scan.ReadCrawl(cfg.Dir); err != nil {
+			return fmt.Errorf("reading %s: %w", cfg.Dir, err)
+		}
+	}
+	if cfg.Crawl == "" {
+		cfg.Crawl = "scan-" + time.Now().UTC().Format("2006-01-02")
+	}
+	if !af.quiet && m.StderrIsTerminal {
+		cfg.Progress = m.Stderr
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageErrorf("scan", "%v", err)
+	}
+
+	var hosts []string
+	for _, a := range args {
+		h, err := scan.NormalizeHost(a)
+		if err != nil {
+			fmt.Fprintf(m.Stderr, "robotstat: scan: skipping %v\n", err)
+			continue
+		}
+		hosts = append(hosts, h)
+	}
+	if af.sites != "" {
+		sites, err := loadWith(m, af.sites, func(r io.Reader) ([]string, error) {
+			return scan.ReadSites(r, f.top, func(line int, err error) {
+				fmt.Fprintf(m.Stderr, "robotstat: scan: %s line %d: skipping %v\n", af.sites, line, err)
+			})
+		})
+		if err != nil {
+			return fmt.Errorf("--sites: %w", err)
+		}
+		hosts = append(hosts, sites...)
+	}
+	if len(hosts) == 0 {
+		return usageErrorf("scan", "no hosts to scan: give HOST arguments or --sites FILE")
+	}
+
+	sum, err := scan.Run(ctx, cfg, hosts)
+	for _, r := range sum.Repaired {
+		fmt.Fprintf(m.Stderr, "robotstat: scan: %s ended inside a record (a killed run); cut back to its last complete record\n", r)
+	}
+	fmt.Fprintf(m.Stderr, "robotstat: scan %s: %s\n", cfg.Crawl, sum.Line())
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted; the hosts scanned so far are in %s, a rerun goes on from there: %w", cfg.Dir, ctx.Err())
+		}
+		return fmt.Errorf("scan: %w", err)
+	}
+	if f.fetchOnly {
+		return nil
+	}
+	// The folder as the one input: its run id stays the same as the scan
+	// grows, so a resumed scan's tables replace the earlier ones.
+	af.crawl = cfg.Crawl
+	af.responses = "all" // redirect targets are captures too, as in Common Crawl's robotstxt WARCs
+	return m.runAnalyze(ctx, af, []string{cfg.Dir})
+}

@@ -1,0 +1,44 @@
+package scan
+
+import (
+	"hash/maphash"
+	"strings"
+)
+
+// warcinfo returns the first member of the file name: what wrote it, how,
+// and for whom (ISO 28500 section 6.2 and annex C's recommended fields).
+func (s *scanner) warcinfo(name string) []byte {
+	c := s.cfg
+	var f fields
+	f.add("software", c.Software)
+	f.add("format", "WARC File Format 1.1")
+	f.add("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/")
+	f.add("isPartOf", c.Crawl)
+	f.add("description", "robots.txt of each host, fetched as RFC 9309 section 2.3 describes (https then http, up to 5 redirects, 500 KiB kept); see the scan package doc for the metadata records")
+	f.add("robots", "only /robots.txt is fetched")
+	f.add("http-header-user-agent", c.UserAgent)
+	if op := contactURL(c.UserAgent); op != "" {
+		f.add("operator", op)
+	}
+	f.add("options", c.Options)
+	h := recordHeader{Type: typeWarcinfo, ID: newRecordID(), Date: s.fetcher.now(), Filename: name, ContentType: mediaFields}
+	return newEncoder().member(nil, &h, f.b)
+}
+
+// contactURL finds the contact URL in a User-Agent ("(+https://...)").
+func contactURL(ua string) string {
+	i := strings.Index(ua, "https://")
+	if j := strings.Index(ua, "http://"); j >= 0 && (i < 0 || j < i) {
+		i = j
+	}
+	if i < 0 {
+		return ""
+	}
+	u := ua[i:]
+	if k := strings.IndexAny(u, " ;)"); k >= 0 {
+		u = u[:k]
+	}
+	return u
+}
+
+func maphashSeed() maphash.Seed { return maphash.MakeSeed() }
