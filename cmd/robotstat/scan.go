@@ -16,7 +16,8 @@ import (
 )
 
 func init() {
-	register(command{name: "scan", summary: "fetch today's robots.txt of a list of hosts into WARC files, then analyze them", run: (*Main).scan})
+	register(command{name: "scan", summary: "fetch today's robots.txt of a list of hosts into WARC files, then analyze them", run: (*Main).scan,
+		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitInterrupted}})
 }
 
 // projectURL is the contact URL of the default User-Agent.
