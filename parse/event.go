@@ -174,7 +174,7 @@ func (NopHandler) Disallow(*Entry)  {}
 func (NopHandler) Sitemap(*Entry)   {}
 func (NopHandler) Other(*Entry)     {}
 func (NopHandler) Line(*LineInfo)   {}
-func (NopHandler) End(*LineCounts)     {}
+func (NopHandler) End(*LineCounts)  {}
 
 // Tee is a Handler that forwards every event to each of its handlers in
 // order. Build it once and reuse it: a Tee value does not allocate per event.
