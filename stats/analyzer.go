@@ -4,6 +4,7 @@ import (
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/verdict"
 )
 
 // Analyzer turns captures into rows: one parse pass per capture (the
@@ -25,7 +26,7 @@ type Analyzer struct {
 	robots parse.Robots
 	col    collector
 	tee    parse.Tee
-	vd     Verdicter
+	vd     verdict.Verdicter
 	tm     templateMatcher
 	in     interner
 

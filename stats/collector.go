@@ -48,7 +48,7 @@ type collector struct {
 	}
 
 	// ruleValues hold every allow/disallow value (somesite's paths),
-	// disallow values first (see Verdicter.Reset), as slices of valArena;
+	// disallow values first (see verdict.Verdicter.Reset), as slices of valArena;
 	// valAllow tells which span is an allow value.
 	ruleValues [][]byte
 	valArena   []byte
