@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"github.com/robotstat/robotstat/lint"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
@@ -8,8 +9,8 @@ import (
 )
 
 // Analyzer turns captures into rows: one parse pass per capture (the
-// compiled parse.Robots and robotstat's own statistics handler, collector,
-// share it through parse.Tee), then each enabled table's builder appends
+// compiled parse.Robots, robotstat's own statistics handler, collector, and
+// for the diagnostics table lint.Linter share it through parse.Tee), then each enabled table's builder appends
 // the capture's rows to a schema.Batch. The builders live in one file per
 // table, named after schema's: captures.go, groups.go, agents.go, bots.go,
 // directives.go, rules.go, sitemaps.go, diagnostics.go.
@@ -25,6 +26,8 @@ type Analyzer struct {
 	parser *parse.Parser
 	robots parse.Robots
 	col    collector
+	lint   lint.Linter // in the tee only when lintOn: the diagnostics table is enabled
+	lintOn bool
 	tee    parse.Tee
 	vd     verdict.Verdicter
 	tm     templateMatcher
@@ -67,11 +70,11 @@ type capture struct {
 	html, binary bool
 }
 
-// sniff returns what LooksHTML and LooksBinary say of the capture's body,
-// computed on first use (the captures and diagnostics tables both ask).
+// sniff returns what lint.LooksHTML and lint.LooksBinary say of the capture's body,
+// computed on first use.
 func (k *capture) sniff() (html, binary bool) {
 	if !k.sniffDone {
-		k.html, k.binary, k.sniffDone = LooksHTML(k.c.Body), LooksBinary(k.c.Body), true
+		k.html, k.binary, k.sniffDone = lint.LooksHTML(k.c.Body), lint.LooksBinary(k.c.Body), true
 	}
 	return k.html, k.binary
 }
@@ -109,12 +112,14 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	a.bots = schema.NewBotList(idents)
 	a.col = collector{
 		in:          &a.in,
-		diagnostics: want(schema.Diagnostics),
 		signalPairs: want(schema.Directives),
 		sitemapRows: want(schema.Sitemaps),
 		groupKeys:   want(schema.Groups),
 	}
 	a.tee = parse.Tee{a.robots.Handler(), &a.col}
+	if a.lintOn = want(schema.Diagnostics); a.lintOn {
+		a.tee = append(a.tee, &a.lint)
+	}
 	return a, nil
 }
 
@@ -137,9 +142,10 @@ func (a *Analyzer) Analyze(c *record.Capture, dst *schema.Batch) parse.Outcome {
 		// 9309 §2.3.1): it is sniffed and digested but not parsed.
 		body = nil
 	}
-	a.col.body = body
+	if a.lintOn {
+		a.lint.SetBody(body) // forgotten at the parse's end
+	}
 	a.parser.Parse(body, a.tee)
-	a.col.body = nil
 	a.robots.SetOutcome(k.outcome)
 	a.vd.Reset(&a.robots, a.col.ruleValues)
 	for _, b := range a.build {

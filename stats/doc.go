@@ -63,7 +63,8 @@
 // comes from a Tranco-style list (ReadRanks), by host, else by registered
 // domain.
 //
-// Sniffing: LooksHTML, LooksBinary and LineEndings document their rules.
+// Sniffing: lint.LooksHTML, lint.LooksBinary and LineEndings document their
+// rules; the diagnostics table is lint.Linter's findings.
 //
 // # Deviations
 //
