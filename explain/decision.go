@@ -82,6 +82,11 @@ type Rule struct {
 	Anchored bool   `json:"anchored,omitempty"`
 	// GroupLine is the line of its group's first user-agent line.
 	GroupLine int `json:"group_line"`
+	// Text is the line as written (empty from Decide, which has no body;
+	// Explainer.Explain fills it in), ReadAs how a line read through a
+	// leniency was read ("disallow: /a" for "Dissallow /a").
+	Text   string `json:"text,omitempty"`
+	ReadAs string `json:"read_as,omitempty"`
 	// Decides marks the deciding rule; Note says why a matching rule
 	// decided or lost.
 	Decides bool   `json:"decides,omitempty"`
@@ -117,7 +122,7 @@ func Decide(r *parse.Robots, agent, url string, status int) Decision {
 	if pd.Rule != nil {
 		ru := newRule(pd.Rule, groups[pd.Rule.Group].Line)
 		ru.Decides = true
-		ru.Note = fmt.Sprintf("longest match (%d octets)", ru.Length)
+		ru.Note = "longest match (" + octets(ru.Length) + ")"
 		d.Rule = &ru
 	}
 	if r.Outcome() == parse.OutcomeParsed && id != parse.NoSet {
@@ -173,10 +178,10 @@ func (d *Decision) matched(r *parse.Robots, id parse.SetID, pd *parse.Decision) 
 		case ru.Line == win.Line:
 			ru.Decides = true
 		case ru.Length < win.Length:
-			ru.Note = fmt.Sprintf("shorter (%d octets < %d): loses to line %d", ru.Length, win.Length, win.Line)
+			ru.Note = fmt.Sprintf("shorter (%s < %d): loses to line %d", octets(ru.Length), win.Length, win.Line)
 		case ru.Directive != win.Directive:
-			ru.Note = fmt.Sprintf("same length (%d octets): allow wins a tie (RFC 9309 §2.2.2), so line %d decides", ru.Length, win.Line)
-			win.Note = fmt.Sprintf("longest match (%d octets); allow wins the tie with line %d", win.Length, ru.Line)
+			ru.Note = fmt.Sprintf("same length (%s): allow wins a tie (RFC 9309 §2.2.2), so line %d decides", octets(ru.Length), win.Line)
+			win.Note = fmt.Sprintf("longest match (%s); allow wins the tie with line %d", octets(win.Length), ru.Line)
 		default:
 			ru.Note = fmt.Sprintf("same length and directive as line %d: the same answer; the first in file order is reported", win.Line)
 		}
@@ -186,6 +191,14 @@ func (d *Decision) matched(r *parse.Robots, id parse.SetID, pd *parse.Decision) 
 			d.Matched[i].Note = win.Note
 		}
 	}
+}
+
+// octets says n octets, the unit of a pattern's length (RFC 9309 §2.2.2).
+func octets(n int) string {
+	if n == 1 {
+		return "1 octet"
+	}
+	return fmt.Sprintf("%d octets", n)
 }
 
 func newRule(ru *parse.Rule, groupLine int) Rule {

@@ -94,7 +94,9 @@ func (x *Explainer) Explain(req *Request) (*Report, error) {
 		File: newFile(&x.robots, &x.lint, &x.rec, outcome == parse.OutcomeParsed)}
 	for _, a := range req.Agents {
 		for _, u := range req.URLs {
-			rep.Decisions = append(rep.Decisions, Decide(&x.robots, a, u, status))
+			d := Decide(&x.robots, a, u, status)
+			x.rec.asWritten(&d, body)
+			rep.Decisions = append(rep.Decisions, d)
 		}
 	}
 	x.vd.Reset(&x.robots, nil)

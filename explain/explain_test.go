@@ -50,7 +50,7 @@ func TestDecide(t *testing.T) {
 			verdict: "disallowed", reason: "rule", match: "named",
 			text:    "line 3: disallow: /; matched by name: group at line 1 [GPTBot CCBot]",
 			why:     "a group names ccbot, so its rules apply and the * group does not",
-			matched: []string{"disallow / DECIDES: longest match (1 octets)"}, applies: []string{"CCBot"}},
+			matched: []string{"disallow / DECIDES: longest match (1 octet)"}, applies: []string{"CCBot"}},
 		{name: "RFC9309_2_2_1_star_fallback",
 			robots: "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n", agent: "Googlebot", url: "https://e.com/private/x",
 			verdict: "disallowed", reason: "rule", match: "star", why: "no group names googlebot, so the * group applies",
@@ -281,5 +281,35 @@ func TestReportJSON(t *testing.T) {
 	}
 	if strings.Contains(s, "null") {
 		t.Errorf("JSON has null: %s", s)
+	}
+}
+
+func TestExplainJSON(t *testing.T) {
+	var x Explainer
+	got := string(x.ExplainJSON([]byte(`{"robots":"User-agent: *\nDisallow: /a\n","agents":["x"],"urls":["/a","/b"]}`)))
+	if !strings.HasPrefix(got, `{"report":{`) || strings.Count(got, `"verdict":"disallowed"`) != 1 || strings.Count(got, `"verdict":"allowed"`) != 1 {
+		t.Errorf("reply %s", got)
+	}
+	for req, want := range map[string]string{
+		`{"robots":1}`:   `{"error":"explain: request: json: cannot unmarshal`,
+		`{"status":302}`: `{"error":"status 302 is a redirect: follow it`,
+	} {
+		if got := string(x.ExplainJSON([]byte(req))); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %s, want %s...", req, got, want)
+		}
+	}
+}
+
+func TestRuleAsWritten(t *testing.T) {
+	d := explainOne(t, "User-agent: *\nDissallow:   /typo   # why\nDisallow /nocolon\n", "x", "/typo")
+	if d.Rule == nil || d.Rule.Text != "Dissallow:   /typo   # why" || d.Rule.ReadAs != "disallow: /typo" {
+		t.Errorf("rule %+v", d.Rule)
+	}
+	if len(d.Matched) != 1 || d.Matched[0].Text != d.Rule.Text {
+		t.Errorf("matched %+v", d.Matched)
+	}
+	d = explainOne(t, "User-agent: *\nDisallow /nocolon\n", "x", "/nocolon")
+	if d.Rule == nil || d.Rule.ReadAs != "disallow: /nocolon" {
+		t.Errorf("rule %+v", d.Rule)
 	}
 }

@@ -76,11 +76,22 @@ type recorder struct {
 	records []Record
 	readAs  map[int]string
 	groupOf []int // per record, the group index (-1 outside any)
+	// ruleLines holds where each allow and disallow line is in the body,
+	// by line number, so that a rule is shown as written.
+	ruleLines map[int][2]int
+	pending   int // the line of the rule whose Line event is next
 }
 
 func (h *recorder) Start(*parse.FileInfo) {
 	h.records, h.groupOf = nil, nil
 	h.readAs = map[int]string{}
+	h.ruleLines = map[int][2]int{}
+	h.pending = 0
+}
+
+func (h *recorder) rule(e *parse.Entry) {
+	h.lenient(e)
+	h.pending = e.Line
 }
 
 func (h *recorder) lenient(e *parse.Entry) {
@@ -108,12 +119,34 @@ func (h *recorder) record(e *parse.Entry) {
 }
 
 func (h *recorder) UserAgent(e *parse.Entry) { h.lenient(e) }
-func (h *recorder) Allow(e *parse.Entry)     { h.lenient(e) }
-func (h *recorder) Disallow(e *parse.Entry)  { h.lenient(e) }
+func (h *recorder) Allow(e *parse.Entry)     { h.rule(e) }
+func (h *recorder) Disallow(e *parse.Entry)  { h.rule(e) }
 func (h *recorder) Sitemap(e *parse.Entry)   { h.record(e) }
 func (h *recorder) Other(e *parse.Entry)     { h.record(e) }
-func (h *recorder) Line(*parse.LineInfo)     {}
-func (h *recorder) End(*parse.LineCounts)    {}
+func (h *recorder) Line(l *parse.LineInfo) {
+	if l.Num == h.pending {
+		h.ruleLines[l.Num] = [2]int{l.Offset, l.Len}
+		h.pending = 0
+	}
+}
+func (h *recorder) End(*parse.LineCounts) {}
+
+// asWritten fills in how the rules of d are written in body and, for a
+// line read through a leniency, how it was read.
+func (h *recorder) asWritten(d *Decision, body []byte) {
+	fill := func(r *Rule) {
+		if sp, ok := h.ruleLines[r.Line]; ok && sp[0] >= 0 && sp[0]+sp[1] <= len(body) {
+			r.Text = quote(body[sp[0] : sp[0]+sp[1]])
+		}
+		r.ReadAs = h.readAs[r.Line]
+	}
+	if d.Rule != nil {
+		fill(d.Rule)
+	}
+	for i := range d.Matched {
+		fill(&d.Matched[i])
+	}
+}
 
 // quote is b as a string, cut to lint.ValueLimit bytes: a record's value is
 // shown, not kept whole.
