@@ -51,7 +51,7 @@ type Record struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
 	// GroupLine is the line of the group the record sits in, 0 outside
-	// any group.
+	// any group and for a sitemap, which is global.
 	GroupLine int `json:"group_line"`
 	// Note says what the record is for.
 	Note string `json:"note"`
@@ -115,7 +115,11 @@ func (h *recorder) record(e *parse.Entry) {
 		}
 	}
 	h.records = append(h.records, Record{Line: e.Line, Key: quote(e.RawKey), Name: name, Kind: kind.String(), Value: quote(e.Value), Note: note})
-	h.groupOf = append(h.groupOf, e.Group)
+	g := e.Group
+	if e.Key == parse.KeySitemap {
+		g = -1 // global, whatever group it sits in (RFC 9309 §2.2.4)
+	}
+	h.groupOf = append(h.groupOf, g)
 }
 
 func (h *recorder) UserAgent(e *parse.Entry) { h.lenient(e) }
