@@ -241,7 +241,9 @@
 			el("tbody", null, rows.map((cells, i) => el("tr", attrs ? attrs(items[i]) : null, cells.map((c, k) => el("td", { "data-label": head[k] }, c)))))));
 	}
 
-	// Inputs.
+	// Inputs. The skip link moves the focus itself: following its #results
+	// would replace the fragment that holds the case.
+	$("skip").addEventListener("click", (e) => { e.preventDefault(); $("results").focus(); $("results").scrollIntoView(); });
 	ui.form.addEventListener("submit", (e) => { e.preventDefault(); run(); });
 	for (const input of [ui.robots, ui.agents, ui.urls, ui.status]) input.addEventListener("input", soon);
 	window.addEventListener("hashchange", () => { const c = readFragment(location.hash); if (c) { fill(c); run(); } });
