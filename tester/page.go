@@ -52,10 +52,10 @@ type Page struct {
 	Case Case
 }
 
-// Example is the case a page without one opens with: stacked AI agents, a
+// example is the case a page without one opens with: stacked AI agents, a
 // "*" group with an allow inside a disallow, an anchored wildcard and two
 // non-standard records.
-var Example = Case{
+var example = Case{
 	Robots: "# An example: edit it, or paste or drop your own robots.txt.\n" +
 		"User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\n" +
 		"User-agent: *\nDisallow: /private/\nAllow: /private/press/\nDisallow: /*.pdf$\nCrawl-delay: 10\n\n" +
@@ -95,7 +95,7 @@ func escape(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+"
 func WritePage(w io.Writer, p *Page) error {
 	c := p.Case
 	if c.Robots == "" && len(c.Agents) == 0 && len(c.URLs) == 0 {
-		c = Example
+		c = example
 	}
 	if c.Status == 0 {
 		c.Status = 200

@@ -72,7 +72,7 @@ func TestPageExampleByDefault(t *testing.T) {
 // follows: "+" and %20 are spaces), whatever the case holds.
 func TestFragment(t *testing.T) {
 	cases := []Case{
-		Example,
+		example,
 		{Robots: "User-agent: *\nDisallow: /a+b c&d=e#f%20\n", Agents: []string{"GPTBot", "CCBot/2.0 (+https://x)"}, URLs: []string{"/a b?x=1&y=2", "https://e.com/ツ#frag"}, Status: 404},
 		{Robots: "", Agents: []string{}, URLs: []string{}},
 	}
