@@ -195,6 +195,25 @@ func normalisedPath(dst, url []byte) []byte {
 	if len(p) > 0 && p[0] == '/' && !needsNormalising(p, false) {
 		return p
 	}
+	return appendNormalisedPath(dst, p)
+}
+
+// AppendPath appends to dst the path Decide matches for url: PathOf(url),
+// "/" in front when it is empty or does not begin with "/", normalised as
+// patterns are (pattern.go: raw non-ASCII and other octets that must be
+// encoded are encoded, encoded unreserved characters decoded, escapes in
+// upper-case hex). Explanations show it beside the URL.
+func AppendPath(dst []byte, url string) []byte {
+	p := PathOf(stringBytes(url))
+	if len(p) > 0 && p[0] == '/' && !needsNormalising(p, false) {
+		return append(dst, p...)
+	}
+	return appendNormalisedPath(dst, p)
+}
+
+// appendNormalisedPath appends the normalised form of path p, which PathOf
+// returned, to dst.
+func appendNormalisedPath(dst, p []byte) []byte {
 	if len(p) == 0 || p[0] != '/' {
 		dst = append(dst, '/')
 	}

@@ -121,6 +121,31 @@ func TestPathOf(t *testing.T) {
 	}
 }
 
+func TestAppendPath(t *testing.T) {
+	cases := map[string]string{
+		"https://e.com/a/b?c=d#e": "/a/b?c=d",
+		"https://e.com":           "/",
+		"https://e.com?x":         "/?x",
+		"example.com/a":           "/example.com/a",
+		"/foo/%62ar/ツ":            "/foo/bar/%E3%83%84",
+		"/a*b$":                   "/a%2Ab%24",
+		"/robots.txt":             "/robots.txt",
+	}
+	for in, want := range cases {
+		if got := string(AppendPath([]byte("x"), in)); got != "x"+want {
+			t.Errorf("AppendPath(x, %q) = %q, want %q", in, got, "x"+want)
+		}
+		// The path shown is the one Decide matches: as an anchored rule
+		// (escaped back where it would be a special character), it matches.
+		pat := strings.NewReplacer("*", "%2A", "$", "%24").Replace(want) + "$"
+		var r Robots
+		NewParser(Options{}).Compile([]byte("User-agent: *\nDisallow: "+pat+"\n"), &r)
+		if d := r.Decide("x", in); d.Reason != ReasonImplicit && d.Allowed {
+			t.Errorf("%q: Disallow: %s does not match", in, pat)
+		}
+	}
+}
+
 func TestNormalise(t *testing.T) {
 	cases := []struct {
 		in      string

@@ -1,6 +1,10 @@
 package schema
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/robotstat/robotstat/verdict"
+)
 
 // BotRow is a row of the bots table: one row per capture and bot of the bot
 // catalog, whether or not the file names the bot, with the verdict under
@@ -97,26 +101,28 @@ const (
 	MatchedNone  = "none"
 )
 
-// Values of bots.verdict and bots.somesite.
+// Values of bots.verdict and bots.somesite: package verdict's, which
+// decides them (it imports only parse, so that code reading one robots.txt
+// outside a dataset can use it without Parquet).
 const (
-	VerdictFull    = "full"
-	VerdictPartial = "partial"
-	VerdictNone    = "none"
-	VerdictUnknown = "unknown"
+	VerdictFull    = verdict.Full
+	VerdictPartial = verdict.Partial
+	VerdictNone    = verdict.None
+	VerdictUnknown = verdict.Unknown
 )
 
 // Values of bots.cic (and VerdictUnknown).
 const (
-	CICAll  = "all"
-	CICSome = "some"
-	CICNone = "none"
+	CICAll  = verdict.CICAll
+	CICSome = verdict.CICSome
+	CICNone = verdict.CICNone
 )
 
 // Values of bots.cc_class (and VerdictUnknown).
 const (
-	CCClassDisallowAll = "disallow-all"
-	CCClassAllowAll    = "allow-all"
-	CCClassAllowPart   = "allow-part"
+	CCClassDisallowAll = verdict.CCClassDisallowAll
+	CCClassAllowAll    = verdict.CCClassAllowAll
+	CCClassAllowPart   = verdict.CCClassAllowPart
 )
 
 // Values of bots.category and agents.category. The ai-* values are the AI

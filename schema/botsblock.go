@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"strings"
+
+	"github.com/robotstat/robotstat/verdict"
 )
 
 // BotsBlock is the bots rows of one capture in compact form. Row i is
@@ -65,23 +67,11 @@ func (l *BotList) Len() int {
 // At returns bot i.
 func (l *BotList) At(i int) BotIdent { return l.idents[i] }
 
-// BotVerdict is the verdict part of a bots row, and the one type in which
-// robotstat passes a bot's verdicts around: what the stats package decides
-// for a group set, what a block holds once per distinct tuple, what a
-// BotRow's Verdicts returns. Its fields are BotRow's of the same names
-// (documented there); RootAllowed is nil exactly when the verdicts are
-// unknown (a redirect robotstat could not follow).
-type BotVerdict struct {
-	Matched     string
-	RootAllowed *bool
-	Verdict     string
-	Somesite    string
-	CIC         string
-	CCClass     string
-}
-
-// Known reports whether the verdicts are known (RootAllowed is set).
-func (v *BotVerdict) Known() bool { return v.RootAllowed != nil }
+// BotVerdict is the verdict part of a bots row: verdict.BotVerdict, the one
+// type in which robotstat passes a bot's verdicts around. Its fields are
+// BotRow's of the same names (documented there); RootAllowed is nil exactly
+// when the verdicts are unknown (a redirect robotstat could not follow).
+type BotVerdict = verdict.BotVerdict
 
 // Rows returns how many rows the block stands for.
 func (b *BotsBlock) Rows() int { return b.Bots.Len() }

@@ -1,14 +1,16 @@
 package stats
 
 import (
+	"github.com/robotstat/robotstat/lint"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/verdict"
 )
 
 // Analyzer turns captures into rows: one parse pass per capture (the
-// compiled parse.Robots and robotstat's own statistics handler, collector,
-// share it through parse.Tee), then each enabled table's builder appends
+// compiled parse.Robots, robotstat's own statistics handler, collector, and
+// for the diagnostics table lint.Linter share it through parse.Tee), then each enabled table's builder appends
 // the capture's rows to a schema.Batch. The builders live in one file per
 // table, named after schema's: captures.go, groups.go, agents.go, bots.go,
 // directives.go, rules.go, sitemaps.go, diagnostics.go.
@@ -24,8 +26,10 @@ type Analyzer struct {
 	parser *parse.Parser
 	robots parse.Robots
 	col    collector
+	lint   lint.Linter // in the tee only when lintOn: the diagnostics table is enabled
+	lintOn bool
 	tee    parse.Tee
-	vd     Verdicter
+	vd     verdict.Verdicter
 	tm     templateMatcher
 	in     interner
 
@@ -73,11 +77,11 @@ type capture struct {
 	blockDone    bool // Analyzer.block holds this capture's bots block
 }
 
-// sniff returns what LooksHTML and LooksBinary say of the capture's body,
-// computed on first use (the captures and diagnostics tables both ask).
+// sniff returns what lint.LooksHTML and lint.LooksBinary say of the capture's body,
+// computed on first use.
 func (k *capture) sniff() (html, binary bool) {
 	if !k.sniffDone {
-		k.html, k.binary, k.sniffDone = LooksHTML(k.c.Body), LooksBinary(k.c.Body), true
+		k.html, k.binary, k.sniffDone = lint.LooksHTML(k.c.Body), lint.LooksBinary(k.c.Body), true
 	}
 	return k.html, k.binary
 }
@@ -111,12 +115,14 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	a.bots = opts.Catalog.List()
 	a.col = collector{
 		in:          &a.in,
-		diagnostics: want(schema.Diagnostics),
 		signalPairs: want(schema.Directives),
 		sitemapRows: want(schema.Sitemaps),
 		groupKeys:   want(schema.Groups),
 	}
 	a.tee = parse.Tee{a.robots.Handler(), &a.col}
+	if a.lintOn = want(schema.Diagnostics); a.lintOn {
+		a.tee = append(a.tee, &a.lint)
+	}
 	return a, nil
 }
 
@@ -139,9 +145,10 @@ func (a *Analyzer) Analyze(c *record.Capture, dst *schema.Batch) parse.Outcome {
 		// 9309 §2.3.1): it is sniffed and digested but not parsed.
 		body = nil
 	}
-	a.col.body = body
+	if a.lintOn {
+		a.lint.SetBody(body) // forgotten at the parse's end
+	}
 	a.parser.Parse(body, a.tee)
-	a.col.body = nil
 	a.robots.SetOutcome(k.outcome)
 	a.vd.Reset(&a.robots, a.col.ruleValues)
 	for _, b := range a.build {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/lint"
 	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -337,7 +338,7 @@ func TestOptInTables(t *testing.T) {
 			t.Errorf("no message for %s", d.Code)
 		}
 	}
-	want := map[string]int32{DiagRuleOutside: 1, DiagAgentNotToken: 2, DiagInvalidLine: 6, DiagMissingColon: 7}
+	want := map[string]int32{lint.RuleOutside: 1, lint.AgentNotToken: 2, lint.InvalidLine: 6, lint.MissingColon: 7}
 	for code, line := range want {
 		if l, ok := codes[code]; !ok || l != line {
 			t.Errorf("%s: line %d (present %v), want %d; all %v", code, l, ok, line, codes)

@@ -16,9 +16,9 @@ import (
 type collector struct {
 	in *interner
 	// What the enabled tables need beyond the captures and groups rows:
-	// diagnostics, Content-Signal pairs (directives), sitemap lines
-	// (sitemaps), other keys per group (groups).
-	diagnostics, signalPairs, sitemapRows, groupKeys bool
+	// Content-Signal pairs (directives), sitemap lines (sitemaps), other
+	// keys per group (groups). The diagnostics are lint.Linter's.
+	signalPairs, sitemapRows, groupKeys bool
 
 	commentOnly int32
 	nonstandard int32
@@ -48,26 +48,18 @@ type collector struct {
 	}
 
 	// ruleValues hold every allow/disallow value (somesite's paths),
-	// disallow values first (see Verdicter.Reset), as slices of valArena;
+	// disallow values first (see verdict.Verdicter.Reset), as slices of valArena;
 	// valAllow tells which span is an allow value.
 	ruleValues [][]byte
 	valArena   []byte
 	valSpans   []int
 	valAllow   []bool
-
-	body  []byte
-	diags []diag
 }
 
 type dirAcc struct {
 	key, canonical, kind, firstValue string
 	count, firstLine                 int32
 	signal                           bool
-}
-
-type diag struct {
-	line        int32
-	code, value string
 }
 
 func (h *collector) Start(f *parse.FileInfo) {
@@ -85,7 +77,6 @@ func (h *collector) Start(f *parse.FileInfo) {
 	h.valArena = h.valArena[:0]
 	h.valSpans = h.valSpans[:0]
 	h.valAllow = h.valAllow[:0]
-	h.diags = h.diags[:0]
 }
 
 // record accounts one key/value record in the directives table.
@@ -118,13 +109,6 @@ func (h *collector) record(e *parse.Entry) {
 			}{i, h.in.str(h.keyBuf), h.in.capped(v, schema.MaxValueBytes)})
 		})
 	}
-	if kind == parse.KindUnknown && h.diagnostics {
-		h.diag(e.Line, DiagUnknownKey, e.RawKey)
-	}
-}
-
-func (h *collector) diag(line int, code string, value []byte) {
-	h.diags = append(h.diags, diag{int32(line), code, h.in.capped(value, schema.MaxValueBytes)})
 }
 
 func (h *collector) UserAgent(e *parse.Entry) {
@@ -135,14 +119,6 @@ func (h *collector) UserAgent(e *parse.Entry) {
 		}{})
 	}
 	h.record(e)
-	if h.diagnostics && !parse.IsStar(e.Value) {
-		switch {
-		case len(parse.ProductToken(e.Value)) == 0:
-			h.diag(e.Line, DiagAgentNamesNoone, e.Value)
-		case !parse.ValidProductToken(e.Value):
-			h.diag(e.Line, DiagAgentNotToken, e.Value)
-		}
-	}
 }
 
 func (h *collector) rule(e *parse.Entry) {
@@ -199,30 +175,6 @@ func (h *collector) Line(l *parse.LineInfo) {
 	if f&parse.LineComment != 0 && f&(parse.LineDirective|parse.LineInvalid) == 0 {
 		h.commentOnly++
 	}
-	if !h.diagnostics {
-		return
-	}
-	if f&lineDiagFlags == 0 {
-		return
-	}
-	text := h.lineText(l)
-	for _, fc := range lineDiags {
-		if f&fc.flag != 0 {
-			h.diag(l.Num, fc.code, text)
-		}
-	}
-}
-
-func (h *collector) lineText(l *parse.LineInfo) []byte {
-	b := h.body
-	if l.Offset < 0 || l.Offset > len(b) {
-		return nil
-	}
-	end := l.Offset + l.Len
-	if end > len(b) {
-		end = len(b)
-	}
-	return b[l.Offset:end]
 }
 
 func (h *collector) End(*parse.LineCounts) {

@@ -30,12 +30,12 @@
 // bots of a typical file share one or two computations.
 //
 // Verdicts (bots table), each a reproduction of a published definition on
-// the RFC grouping; see VERDICTS.md for the full text, the sources and how
-// they differ:
+// the RFC grouping, decided by package verdict (verdict.Verdicter); see
+// VERDICTS.md for the full text, the sources and how they differ:
 //
 //   - verdict, robotstat's own: full (no path may be fetched), partial or
 //     none (every path may be fetched), decided with the real matcher on
-//     witness paths derived from the rules (Verdicter.robotstat);
+//     witness paths derived from the rules;
 //   - somesite, Liu et al., "Somesite I Used To Crawl", IMC 2025: test "/",
 //     every path written in the file's allow/disallow lines and a dummy path;
 //   - cic, Longpre et al., "Consent in Crisis", 2024: all if "Disallow: /"
@@ -63,7 +63,8 @@
 // comes from a Tranco-style list (ReadRanks), by host, else by registered
 // domain.
 //
-// Sniffing: LooksHTML, LooksBinary and LineEndings document their rules.
+// Sniffing: lint.LooksHTML, lint.LooksBinary and LineEndings document their
+// rules; the diagnostics table is lint.Linter's findings.
 //
 // # Deviations
 //

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robotstat/robotstat/explain"
 	"github.com/robotstat/robotstat/parse"
 )
 
@@ -83,13 +84,9 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	if len(pos) < 3 {
 		return usageErrorf("check", "need ROBOTS_FILE AGENT URL..., got %d argument(s)", len(pos))
 	}
-	so := parse.StatusOptions{TooManyRequestsUnreachable: f.google429}
-	outcome := parse.StatusOutcome(f.status, so)
-	if f.status < 100 || f.status > 599 {
-		return usageErrorf("check", "--status %d is not an HTTP status", f.status)
-	}
-	if outcome == parse.OutcomeRedirect {
-		return usageErrorf("check", "--status %d is a redirect: follow it and check the robots.txt it leads to (RFC 9309 §2.3.1.2)", f.status)
+	outcome, err := explain.CheckStatus(f.status, parse.StatusOptions{TooManyRequestsUnreachable: f.google429})
+	if err != nil {
+		return usageErrorf("check", "--%v", err)
 	}
 	file, agent, urls := pos[0], pos[1], pos[2:]
 	for _, u := range urls {
@@ -143,15 +140,9 @@ func checkURL(u string) error {
 // noteAgent tells the user how an agent that is not a bare product token is
 // read.
 func (m *Main) noteAgent(agent string) {
-	if agent == "*" || parse.ValidProductToken([]byte(agent)) {
-		return
+	if note := explain.AgentNote(agent); note != "" {
+		fmt.Fprintf(m.Stderr, "robotstat: note: %s\n", note)
 	}
-	tok := parse.ProductToken([]byte(agent))
-	if len(tok) == 0 {
-		fmt.Fprintf(m.Stderr, "robotstat: note: agent %q names no product token (it must start with a letter, \"_\" or \"-\"); only the * groups can apply\n", agent)
-		return
-	}
-	fmt.Fprintf(m.Stderr, "robotstat: note: agent %q is read as the product token %q (RFC 9309 §2.2.1)\n", agent, tok)
 }
 
 // readRobots reads at most limit+1 bytes of a robots.txt (the one extra byte
@@ -191,58 +182,11 @@ func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent
 	}
 	w.WriteString(url)
 	if f.explain {
+		// The explanation the tester's page shows, from the same package.
 		w.WriteString("\t")
-		w.WriteString(explain(r, d, agent, f.status))
+		w.WriteString(explain.Decide(r, agent, url, f.status).Text)
 	}
 	w.WriteByte('\n')
-}
-
-// explain says in one line why d came out as it did.
-func explain(r *parse.Robots, d parse.Decision, agent string, status int) string {
-	var b strings.Builder
-	switch d.Reason {
-	case parse.ReasonUnavailable:
-		fmt.Fprintf(&b, "status %d: robots.txt unavailable, everything allowed (RFC 9309 §2.3.1.3)", status)
-		return b.String()
-	case parse.ReasonUnreachable:
-		fmt.Fprintf(&b, "status %d: robots.txt unreachable, everything disallowed (RFC 9309 §2.3.1.4)", status)
-		return b.String()
-	case parse.ReasonImplicit:
-		return "/robots.txt is implicitly allowed (RFC 9309 §2.2.2)"
-	case parse.ReasonNoGroup:
-		tok := strings.ToLower(string(parse.ProductToken([]byte(agent))))
-		fmt.Fprintf(&b, "no group names %q and there is no * group", tok)
-		return b.String()
-	case parse.ReasonRule:
-		fmt.Fprintf(&b, "line %d: %s: %s", d.Rule.Line, d.Rule.Directive, d.Rule.Raw)
-		if string(d.Rule.Raw) != string(d.Rule.Pattern) {
-			fmt.Fprintf(&b, " (normalised %s)", d.Rule.Pattern)
-		}
-	case parse.ReasonNoMatch:
-		b.WriteString("no rule matched")
-	}
-	b.WriteString("; ")
-	if d.Match == parse.MatchStar {
-		b.WriteString("matched by *: ")
-	} else {
-		b.WriteString("matched by name: ")
-	}
-	groups := r.Groups()
-	for i, gi := range d.Groups {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		g := &groups[gi]
-		fmt.Fprintf(&b, "group at line %d [", g.Line)
-		for j := range g.Agents {
-			if j > 0 {
-				b.WriteString(" ")
-			}
-			b.Write(g.Agents[j].Value)
-		}
-		b.WriteString("]")
-	}
-	return b.String()
 }
 
 // checkBatch serves --batch.

@@ -1,4 +1,4 @@
-package stats
+package verdict
 
 import (
 	"bytes"
@@ -96,7 +96,3 @@ func (x *ruleIndex) allowed(path []byte) bool {
 	}
 	return bestAllow
 }
-
-// indexThreshold is indexMinRules; tests lower it to run every set through
-// the index and compare.
-var indexThreshold = indexMinRules

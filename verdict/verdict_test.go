@@ -1,15 +1,14 @@
-package stats
+package verdict
 
 import (
 	"testing"
 
 	"github.com/robotstat/robotstat/parse"
-	"github.com/robotstat/robotstat/schema"
 )
 
 // verdictsOf compiles body, applies the status outcome and returns the
 // verdicts and match for agent.
-func verdictsOf(t testing.TB, body string, status int, agent string) (schema.BotVerdict, parse.Match) {
+func verdictsOf(t testing.TB, body string, status int, agent string) (BotVerdict, parse.Match) {
 	t.Helper()
 	var r parse.Robots
 	p := parse.NewParser(parse.Options{})
@@ -140,7 +139,7 @@ func TestVerdicts(t *testing.T) {
 
 func TestVerdictsRedirectUnknown(t *testing.T) {
 	v, _ := verdictsOf(t, "User-agent: *\nDisallow: /\n", 301, "GPTBot")
-	if v.Known() || v.Verdict != schema.VerdictUnknown || v.Somesite != schema.VerdictUnknown || v.CIC != schema.VerdictUnknown || v.CCClass != schema.VerdictUnknown {
+	if v.Known() || v.Verdict != Unknown || v.Somesite != Unknown || v.CIC != Unknown || v.CCClass != Unknown {
 		t.Errorf("301: %+v", v)
 	}
 }
@@ -159,10 +158,10 @@ func TestVerdictsPerSet(t *testing.T) {
 	if id1 != id2 {
 		t.Fatalf("stacked agents in different sets: %d %d", id1, id2)
 	}
-	if a, b := v.For(id1, m1), v.For(id2, m2); a != b || a.Verdict != schema.VerdictFull {
+	if a, b := v.For(id1, m1), v.For(id2, m2); a != b || a.Verdict != Full {
 		t.Errorf("stacked: %+v %+v", a, b)
 	}
-	if c := v.For(id3, m3); c.Verdict != schema.VerdictPartial || m3 != parse.MatchStar {
+	if c := v.For(id3, m3); c.Verdict != Partial || m3 != parse.MatchStar {
 		t.Errorf("star: %+v %v", c, m3)
 	}
 }

@@ -1,7 +1,8 @@
-package stats
+package lint
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,21 +62,6 @@ func TestLooksBinary(t *testing.T) {
 	}
 }
 
-func TestLineEndings(t *testing.T) {
-	tests := []struct {
-		s    parse.LineCounts
-		want string
-	}{
-		{parse.LineCounts{LF: 3}, "lf"}, {parse.LineCounts{CRLF: 1}, "crlf"}, {parse.LineCounts{CR: 2}, "cr"},
-		{parse.LineCounts{LF: 1, CRLF: 1}, "mixed"}, {parse.LineCounts{}, "none"},
-	}
-	for _, tc := range tests {
-		if got := LineEndings(&tc.s); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.s, got, tc.want)
-		}
-	}
-}
-
 // TestLooksHTMLSharedCorpus: the corpus README counts 51 HTML-like bodies
 // among the 1,347 avuim files by its own heuristic; robotstat's must flag
 // every body that begins with markup and no file that parses into groups.
@@ -126,4 +112,29 @@ func BenchmarkSniff(b *testing.B) {
 	if n == 0 {
 		b.Fatal("no HTML or binary body in the corpus")
 	}
+}
+
+// corpusFiles lists the real robots.txt files of the shared corpus
+// (../../shared/corpus/robots, see its README for sources and licences),
+// falling back to stats' attributed copies.
+func corpusFiles(t testing.TB) []string {
+	files, _ := filepath.Glob("../../shared/corpus/robots/*/*robots.txt")
+	if len(files) == 0 {
+		files, _ = filepath.Glob("../stats/testdata/avuim/*-robots.txt")
+	}
+	if len(files) == 0 {
+		t.Skip("no corpus")
+	}
+	return files
+}
+
+// avuimFiles lists the avuim files of the shared corpus, whose README
+// counts the HTML-like bodies; it skips the test without them or with
+// -short.
+func avuimFiles(t testing.TB) []string {
+	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
+	if len(files) == 0 || testing.Short() {
+		t.Skip("shared corpus not present or -short")
+	}
+	return files
 }

@@ -1,4 +1,4 @@
-package stats
+package verdict
 
 import (
 	"bytes"
@@ -6,15 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/robotstat/robotstat/parse"
-	"github.com/robotstat/robotstat/schema"
 )
-
-// The verdicts of every definition for one agent on one capture are a
-// schema.BotVerdict, in the bots table's vocabularies (schema.VerdictFull,
-// schema.CICAll, schema.CCClassDisallowAll, ...); RootAllowed is nil for an
-// unresolved redirect, whose verdicts are all unknown. See the package
-// documentation and VERDICTS.md for the definitions. Matched is left to the
-// caller, which knows how the agent was looked up.
 
 // rootAllowed holds the two values BotVerdict.RootAllowed points at.
 var rootAllowed = [2]bool{false, true}
@@ -27,10 +19,10 @@ func rootPtr(allowed bool) *bool {
 }
 
 var (
-	verdictsUnavailable = schema.BotVerdict{Verdict: schema.VerdictNone, Somesite: schema.VerdictNone, CIC: schema.CICNone, CCClass: schema.CCClassAllowAll, RootAllowed: rootPtr(true)}
-	verdictsUnreachable = schema.BotVerdict{Verdict: schema.VerdictFull, Somesite: schema.VerdictFull, CIC: schema.CICAll, CCClass: schema.CCClassDisallowAll, RootAllowed: rootPtr(false)}
-	verdictsRedirect    = schema.BotVerdict{Verdict: schema.VerdictUnknown, Somesite: schema.VerdictUnknown, CIC: schema.VerdictUnknown, CCClass: schema.VerdictUnknown}
-	verdictsNoGroup     = schema.BotVerdict{Verdict: schema.VerdictNone, Somesite: schema.VerdictNone, CIC: schema.CICNone, CCClass: schema.CCClassAllowAll, RootAllowed: rootPtr(true)}
+	verdictsUnavailable = BotVerdict{Verdict: None, Somesite: None, CIC: CICNone, CCClass: CCClassAllowAll, RootAllowed: rootPtr(true)}
+	verdictsUnreachable = BotVerdict{Verdict: Full, Somesite: Full, CIC: CICAll, CCClass: CCClassDisallowAll, RootAllowed: rootPtr(false)}
+	verdictsRedirect    = BotVerdict{Verdict: Unknown, Somesite: Unknown, CIC: Unknown, CCClass: Unknown}
+	verdictsNoGroup     = BotVerdict{Verdict: None, Somesite: None, CIC: CICNone, CCClass: CCClassAllowAll, RootAllowed: rootPtr(true)}
 )
 
 // Witness paths. probePath stands for "a path no rule was written for"; its
@@ -49,6 +41,12 @@ const (
 // A Verdicter is reusable (Reset it for each file) and not safe for
 // concurrent use.
 type Verdicter struct {
+	// AlwaysIndex decides every set through the rule index (index.go) from
+	// its first witness, instead of only sets of more than 64 rules after
+	// 32 direct decisions. The verdicts are the same either way (tests run
+	// both and compare); only the cost differs.
+	AlwaysIndex bool
+
 	r *parse.Robots
 	// sets holds, per SetID, what has been computed since Reset.
 	sets []setMemo
@@ -85,7 +83,7 @@ type Verdicter struct {
 // those before the first user-agent line, which the somesite definition
 // also tests); pass nil to use r.Rules(). Their order does not change any
 // verdict, only how soon somesite settles: it tries the distinct values in
-// the order given, so Analyze passes the disallow values first (most sets
+// the order given, so stats.Analyzer passes the disallow values first (most sets
 // allow "/", and then the first disallowed value decides).
 func (v *Verdicter) Reset(r *parse.Robots, rawValues [][]byte) {
 	v.r = r
@@ -155,7 +153,7 @@ func (v *Verdicter) distinct(i int) bool {
 // once computed) and the decision for "/" (0 not yet decided, 1 allowed,
 // -1 disallowed).
 type setMemo struct {
-	verdicts schema.BotVerdict
+	verdicts BotVerdict
 	root     int8
 }
 
@@ -181,7 +179,7 @@ func (v *Verdicter) RootAllowed(id parse.SetID, m parse.Match) bool {
 
 // For returns the verdicts for an agent that Lookup resolved to (id, m).
 // Results are cached per SetID until the next Reset.
-func (v *Verdicter) For(id parse.SetID, m parse.Match) schema.BotVerdict {
+func (v *Verdicter) For(id parse.SetID, m parse.Match) BotVerdict {
 	switch v.r.Outcome() {
 	case parse.OutcomeUnavailable:
 		return verdictsUnavailable
@@ -196,16 +194,20 @@ func (v *Verdicter) For(id parse.SetID, m parse.Match) schema.BotVerdict {
 	if c := &v.sets[id]; c.verdicts.Known() {
 		return c.verdicts
 	}
-	var out schema.BotVerdict
+	var out BotVerdict
 	// Most sets are decided after a few witnesses; the index is built only
 	// for a large set that needs many (see index.go).
 	v.curSet = id
-	v.useIdx, v.tries, v.bigSet = false, 0, v.setSize(id) > indexThreshold
+	threshold := indexMinRules
+	if v.AlwaysIndex {
+		threshold = 0
+	}
+	v.useIdx, v.tries, v.bigSet = false, 0, v.setSize(id) > threshold
 	out.RootAllowed = rootPtr(v.RootAllowed(id, m))
 	if v.blocksEverything(id) {
 		// A universal disallow and no allow: every path is disallowed, so
 		// every witness and every somesite path would be.
-		out.Verdict, out.Somesite = schema.VerdictFull, schema.VerdictFull
+		out.Verdict, out.Somesite = Full, Full
 	} else {
 		out.Verdict = v.robotstat(id, m)
 		out.Somesite = v.somesite(id, m)
@@ -256,11 +258,11 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 		}
 	}
 	if !hasDisallow {
-		return schema.VerdictNone
+		return None
 	}
 	v.allowed, v.disallowed = false, false
 	if v.note(v.RootAllowed(id, m)) || v.try(id, m, append(v.buf[:0], probePath...)) {
-		return schema.VerdictPartial
+		return Partial
 	}
 	// Look first among the rules that can supply what is still missing:
 	// allow rules make a blocked root partial, disallow rules an allowed one.
@@ -277,7 +279,7 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 				}
 				v.maybeIndex()
 				if v.witnesses(id, m, ru.Pattern) {
-					return schema.VerdictPartial
+					return Partial
 				}
 			}
 		}
@@ -288,7 +290,7 @@ func (v *Verdicter) robotstat(id parse.SetID, m parse.Match) string {
 // maybeIndex switches a large set to the index once it has needed more
 // than lazyIndexAfter witnesses, and reports whether the index is in use.
 func (v *Verdicter) maybeIndex() bool {
-	if v.bigSet && !v.useIdx && (v.tries >= lazyIndexAfter || indexThreshold == 0) {
+	if v.bigSet && !v.useIdx && (v.tries >= lazyIndexAfter || v.AlwaysIndex) {
 		v.idx.build(v.r, v.curSet)
 		v.useIdx = true
 	}
@@ -421,11 +423,11 @@ func (v *Verdicter) try(id parse.SetID, m parse.Match, b []byte) bool {
 func (v *Verdicter) tally() string {
 	switch {
 	case !v.allowed:
-		return schema.VerdictFull
+		return Full
 	case !v.disallowed:
-		return schema.VerdictNone
+		return None
 	}
-	return schema.VerdictPartial
+	return Partial
 }
 
 // note records one witness's decision and reports whether both an allowed
@@ -488,7 +490,7 @@ func (v *Verdicter) witnesses(id parse.SetID, m parse.Match, pat []byte) bool {
 func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 	v.allowed, v.disallowed = false, false
 	if v.note(v.RootAllowed(id, m)) || v.try(id, m, append(v.buf[:0], somesiteDummy...)) {
-		return schema.VerdictPartial
+		return Partial
 	}
 	for i := 0; v.distinct(i); i++ {
 		if v.maybeIndex() && !v.normDone {
@@ -506,7 +508,7 @@ func (v *Verdicter) somesite(id parse.SetID, m parse.Match) string {
 		}
 		v.buf = append(b, p...)
 		if v.try(id, m, v.buf) {
-			return schema.VerdictPartial
+			return Partial
 		}
 	}
 	return v.tally()
@@ -536,16 +538,16 @@ func (v *Verdicter) cic(id parse.SetID) string {
 		}
 	}
 	if len(v.dis) == 0 || len(v.dis) == 1 && len(v.dis[0]) == 0 || slices.EqualFunc(v.alls, v.dis, bytes.Equal) {
-		return schema.CICNone
+		return CICNone
 	}
 	if len(v.alls) == 0 {
 		for _, d := range v.dis {
 			if string(d) == "/" {
-				return schema.CICAll
+				return CICAll
 			}
 		}
 	}
-	return schema.CICSome
+	return CICSome
 }
 
 // ccClass follows Common Crawl's robotstxt-experiments
@@ -573,25 +575,25 @@ func (v *Verdicter) ccClass(id parse.SetID, m parse.Match) string {
 				return v.ccClass(star, parse.MatchStar)
 			}
 		}
-		return schema.CCClassAllowAll
+		return CCClassAllowAll
 	case n > 1:
-		return schema.CCClassAllowPart
+		return CCClassAllowPart
 	}
 	raw := string(only.Raw)
 	if only.Directive == parse.Disallow {
 		switch raw {
 		case "/":
-			return schema.CCClassDisallowAll
+			return CCClassDisallowAll
 		case "":
-			return schema.CCClassAllowAll
+			return CCClassAllowAll
 		}
-		return schema.CCClassAllowPart
+		return CCClassAllowPart
 	}
 	switch raw {
 	case "/", "*", "/*", "":
-		return schema.CCClassAllowAll
+		return CCClassAllowAll
 	}
-	return schema.CCClassAllowPart
+	return CCClassAllowPart
 }
 
 // somesitePath is the path Liu et al.'s pipeline ends up testing for one

@@ -1,18 +1,18 @@
-package stats
+package lint
 
 import (
 	"bytes"
 
 	"github.com/robotstat/robotstat/internal/ascii"
-	"github.com/robotstat/robotstat/parse"
-	"github.com/robotstat/robotstat/schema"
 )
 
 // Body sniffing: is a body served as robots.txt really an HTML page or
 // binary data? Both happen often (a CMS answering every path with its home
 // page, a 404 page served with status 200, a compressed body the server
 // mislabelled). robotstat still parses such bodies (content never fails,
-// RFC 9309 §2.2 says unparseable lines are ignored) and flags them.
+// RFC 9309 §2.2 says unparseable lines are ignored) and flags them: the
+// captures table's looks_html and looks_binary, the html-body and
+// binary-body diagnostics.
 
 // sniffLen is how much of the body the heuristics look at.
 const sniffLen = 1024
@@ -92,22 +92,7 @@ var controlByte = func() (t [256]uint8) {
 	return t
 }()
 
-// LineEndings classifies the terminators the parser counted: one kind only
-// gives lf, crlf or cr; several kinds give mixed; none at all (an empty body
-// or a single unterminated line) gives none.
-func LineEndings(s *parse.LineCounts) string {
-	kinds, style := 0, schema.LineEndingsNone
-	if s.LF > 0 {
-		kinds, style = kinds+1, schema.LineEndingsLF
-	}
-	if s.CRLF > 0 {
-		kinds, style = kinds+1, schema.LineEndingsCRLF
-	}
-	if s.CR > 0 {
-		kinds, style = kinds+1, schema.LineEndingsCR
-	}
-	if kinds > 1 {
-		return schema.LineEndingsMixed
-	}
-	return style
+// hasBOM reports a whole UTF-8 byte order mark at the start of b.
+func hasBOM(b []byte) bool {
+	return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF
 }
