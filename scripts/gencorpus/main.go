@@ -37,12 +37,15 @@ func main() {
 	perFile := flag.Int("per-file", 50000, "captures per WARC file")
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("out", "", "output folder (required)")
-	robots := flag.String("robots", "../shared/corpus/robots", "folder of real robots.txt files to draw 200 bodies from")
+	robots := flag.String("robots", "", "folder of real robots.txt files to draw 200 bodies from (default ../shared/corpus/robots, or the repository's own stats/testdata/avuim without ../shared)")
 	level := flag.Int("level", gzip.DefaultCompression, "gzip level (Common Crawl writes Java's default, 6)")
 	flag.Parse()
 	if *out == "" || *n < 1 || *perFile < 1 {
 		fmt.Fprintln(os.Stderr, "usage: gencorpus -n N -out DIR [-per-file K] [-seed S] [-robots DIR]")
 		os.Exit(2)
+	}
+	if *robots == "" {
+		*robots = defaultRobots()
 	}
 	bodies, err := loadBodies(*robots)
 	if err != nil {
@@ -287,4 +290,13 @@ func (g *gen) pair(w *bufio.Writer, info, url string, status int, location strin
 	return g.member(w, "WARC/1.0\r\nWARC-Type: response\r\n"+common+"WARC-Record-ID: "+g.uuid()+"\r\nContent-Type: application/http; msgtype=response\r\n"+
 		"WARC-Warcinfo-ID: "+info+"\r\nWARC-Concurrent-To: "+reqID+"\r\nWARC-IP-Address: "+ip+"\r\nWARC-Target-URI: "+url+"\r\n"+
 		"WARC-Payload-Digest: "+digest(body)+"\r\nWARC-Block-Digest: "+digest(block)+"\r\nWARC-Identified-Payload-Type: "+ident+"\r\n", block)
+}
+
+// defaultRobots is the shared corpus beside the checkout, or, in a clone
+// without it, the 18 attributed files the repository carries.
+func defaultRobots() string {
+	if st, err := os.Stat("../shared/corpus/robots"); err == nil && st.IsDir() {
+		return "../shared/corpus/robots"
+	}
+	return "stats/testdata/avuim"
 }
