@@ -2,6 +2,8 @@ package schema
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +36,7 @@ import (
 // Abort.
 type Dataset struct {
 	opts  Options
+	gen   string // this commit's part of the file names (partName)
 	root  string // absolute, cleaned
 	codec compress.Codec
 	wrap  func(io.Writer) io.Writer // tests inject write failures here
@@ -90,7 +93,11 @@ func Create(opts Options) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: zstd: %w", err)
 	}
-	d := &Dataset{opts: opts, root: root, codec: codec}
+	gen, err := newGen()
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	d := &Dataset{opts: opts, root: root, codec: codec, gen: gen}
 	// In AllTables order, which is the order Commit goes through them.
 	for i := range tableDefs {
 		if def := &tableDefs[i]; slices.Contains(opts.Tables, def.name) {
@@ -174,14 +181,14 @@ func (d *Dataset) fail(err error) error {
 // appended to their tables, every table that received no rows gets one
 // zero-row file (in the partition of the smallest crawl any table has, so
 // it adds no partition of its own), then every file gets its footer and is
-// fsynced and closed. Then the run's earlier completion record (same run
-// id) is removed, the files are renamed into place and their directories
-// fsynced, files of earlier runs with the same run id that this run did not
-// write (in any table's folder) and their leftover temporary files are
-// removed, and last the run's completion record (Record, under RecordDir)
-// is written. So the root holds exactly one copy of this run's output, and
-// a reader that trusts only files a record names (TableFiles, Index) sees
-// either all of the run or none of it, wherever a crash falls.
+// fsynced and closed. Then the files are renamed into place under names of
+// this commit's own (partName) and their directories fsynced, the run's
+// completion record (Record, under RecordDir) is written, replacing the
+// earlier one in a rename, and last the files of earlier commits of the
+// same run id (in any table's folder) and their leftover temporary files
+// are removed. So the root holds one copy of this run's output, and a reader
+// that trusts only files a record names (TableFiles, Index) sees either all
+// of this commit or all of the one before, wherever a crash falls.
 //
 // Commit must be called once, after every Write (of a TableWriter or a
 // LocalWriter) has returned. If ctx is
@@ -266,12 +273,6 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 	if err != nil {
 		return nil, errors.Join(err, d.removeTemps())
 	}
-	// From here the run's earlier output (same run id) stops counting: its
-	// record goes before any of its files is replaced, and this run's
-	// record is written only once all of its files are in place.
-	if err := removeRecord(d.root, d.opts.RunID); err != nil {
-		return nil, errors.Join(err, d.removeTemps())
-	}
 
 	var final []string
 	for _, t := range d.tables {
@@ -307,11 +308,32 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 			return final, err
 		}
 	}
-	if err := d.removeStale(final); err != nil {
+	// The switch: until the new record replaces the old one (a rename),
+	// the run's earlier files, under other names, are what counts; after
+	// it, this commit's. Then the earlier files go.
+	rec.Committed = time.Now().UTC()
+	if err := writeRecord(d.root, rec); err != nil {
 		return final, err
 	}
-	rec.Committed = time.Now().UTC()
-	return final, writeRecord(d.root, rec)
+	return final, d.removeStale(final)
+}
+
+// genLen is the length of a commit's gen: 8 hex digits.
+const genLen = 8
+
+// testGen, when set (by this package's tests), is every commit's gen, so
+// that a test can name a file before it is written.
+var testGen string
+
+func newGen() (string, error) {
+	if testGen != "" {
+		return testGen, nil
+	}
+	var b [genLen / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
 }
 
 // record returns the completion record of the run whose files are about to

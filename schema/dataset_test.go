@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -40,9 +41,42 @@ func create(t *testing.T, o schema.Options) *schema.Dataset {
 	return ds
 }
 
-// walk returns every file under root, relative, sorted; hidden temporary
-// files included, completion records not.
+// commitPart matches the commit's part of a file name (partName), which
+// differs on every commit; tests compare names without it.
+var commitPart = regexp.MustCompile(`\.[0-9a-f]{8}((-[0-9]+)?\.parquet)`)
+
+// plain returns a file name or path without its commit part.
+func plain(p string) string { return commitPart.ReplaceAllString(p, "$1") }
+
+// plainAll is plain of every path.
+func plainAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = plain(p)
+	}
+	return out
+}
+
+// partFile returns the one file of run run in folder dir (the name holds
+// the commit part no test can know).
+func partFile(t testing.TB, dir, run string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, "part-"+run+".*.parquet"))
+	if len(m) != 1 {
+		t.Fatalf("%d files of run %s in %s", len(m), run, dir)
+	}
+	return m[0]
+}
+
+// walk returns every file under root, relative, sorted, without their commit
+// part; hidden temporary files included, completion records not.
 func walk(t *testing.T, root string) []string {
+	t.Helper()
+	return plainAll(walkNames(t, root))
+}
+
+// walkNames is walk with the names as they are on disk.
+func walkNames(t *testing.T, root string) []string {
 	t.Helper()
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -103,7 +137,7 @@ func readBack[T schema.Row](t *testing.T, root string, table schema.TableName, w
 	}
 	for crawl, rows := range byCrawl {
 		dir := partition(crawl)
-		got, err := parquet.ReadFile[T](filepath.Join(root, string(table), dir, "part-run1.parquet"))
+		got, err := parquet.ReadFile[T](partFile(t, filepath.Join(root, string(table), dir), "run1"))
 		if err != nil {
 			t.Fatalf("%s %s: %v", table, dir, err)
 		}
@@ -149,7 +183,7 @@ func TestDatasetRoundTrip(t *testing.T) {
 	if got := walk(t, root); !reflect.DeepEqual(got, want) {
 		t.Fatalf("files on disk:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if got := ds.Files(); !reflect.DeepEqual(got, want) {
+	if got := plainAll(ds.Files()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Files() = %v, want %v", got, want)
 	}
 
@@ -175,7 +209,7 @@ func TestFileMetadata(t *testing.T) {
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	f := openFile(t, filepath.Join(ds.Root(), "captures", "crawl=CC-MAIN-2024-33", "part-run1.parquet"))
+	f := openFile(t, partFile(t, filepath.Join(ds.Root(), "captures", "crawl=CC-MAIN-2024-33"), "run1"))
 	want := map[string]string{
 		schema.MetaVersion:                      "v1.2.3",
 		schema.MetaSchemaVersion:                schema.SchemaVersion,
@@ -265,7 +299,7 @@ func TestRerunReplaces(t *testing.T) {
 func countRows(t *testing.T, dir string) int64 {
 	t.Helper()
 	var n int64
-	for _, p := range walk(t, dir) {
+	for _, p := range walkNames(t, dir) {
 		if strings.HasSuffix(p, ".parquet") && !strings.HasPrefix(filepath.Base(p), ".") {
 			n += openFile(t, filepath.Join(dir, p)).NumRows()
 		}
@@ -292,7 +326,7 @@ func TestEmptyTables(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, tb := range schema.AllTables()[1:] {
-				p := filepath.Join(ds.Root(), string(tb), tt.wantCrawl, "part-run1.parquet")
+				p := partFile(t, filepath.Join(ds.Root(), string(tb), tt.wantCrawl), "run1")
 				if n := openFile(t, p).NumRows(); n != 0 {
 					t.Errorf("%s: %d rows, want 0", p, n)
 				}
@@ -360,7 +394,7 @@ func TestBatchReusedAfterWrite(t *testing.T) {
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := parquet.ReadFile[schema.GroupRow](filepath.Join(ds.Root(), "groups", "crawl="+schematest.Crawls[0], "part-run1.parquet"))
+	got, err := parquet.ReadFile[schema.GroupRow](partFile(t, filepath.Join(ds.Root(), "groups", "crawl="+schematest.Crawls[0]), "run1"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,7 +446,7 @@ func TestRowGroups(t *testing.T) {
 			if err := ds.Commit(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			f := openFile(t, filepath.Join(ds.Root(), "captures", "crawl="+schematest.Crawls[0], "part-run1.parquet"))
+			f := openFile(t, partFile(t, filepath.Join(ds.Root(), "captures", "crawl="+schematest.Crawls[0]), "run1"))
 			n := len(f.RowGroups())
 			if f.NumRows() != int64(tt.rows) {
 				t.Fatalf("%d rows, want %d", f.NumRows(), tt.rows)

@@ -29,7 +29,7 @@
 // A [Dataset] writes under one root directory (robotstat's --out), one folder
 // per table, Hive-partitioned by crawl:
 //
-//	out/captures/crawl=CC-MAIN-2024-33/part-<run id>.parquet
+//	out/captures/crawl=CC-MAIN-2024-33/part-<run id>.<commit>.parquet
 //
 // Partition values are percent-encoded (every byte outside A-Z a-z 0-9 - _ .,
 // and a leading dot), which DuckDB, Arrow and Spark decode back, so the
@@ -39,32 +39,35 @@
 // directory Hive, Spark, Arrow and DuckDB all read back as NULL.
 //
 // A partition that outgrows Options.FileRowGroups row groups continues in
-// part-<run id>-1.parquet, -2, ...: the Parquet writer keeps each row group's
+// part-<run id>.<commit>-1.parquet, -2, ...: the Parquet writer keeps each row group's
 // metadata in memory until it writes the footer, so rolling over keeps memory
 // flat on runs of any size.
 //
-// File names come from a caller-supplied run id, so running the same inputs
-// into the same root again replaces the earlier files instead of adding to
-// them.
+// File names come from a caller-supplied run id and a commit part new on
+// every commit (8 random hex digits), so running the same inputs into the
+// same root again replaces the earlier files instead of adding to them, and
+// never overwrites one of them in place.
 //
 // # Atomicity
 //
 // Each file is written to a hidden temporary name in its final directory
-// (.part-<run id>.parquet.<random>.tmp, which a *.parquet glob never
+// (.part-<run id>.<commit>.parquet.<random>.tmp, which a *.parquet glob never
 // matches), and only [Dataset.Commit] writes the footers, fsyncs the files,
 // renames them into place and fsyncs the directories. [Dataset.Abort], an
 // error, or a cancelled context removes the temporary files; a killed
 // process leaves only hidden temporary files, which the next commit of the
 // same run id removes. No reader ever sees a truncated *.parquet file.
 //
-// A run is committed all or nothing: Commit removes the run's earlier
-// completion record before it renames anything and writes the new one
-// ([Record], _robotstat/inputs/<run id>.json) after every file is in place,
-// and readers ([TableFiles], [Index]) list only the files a record names. A
-// run killed between its first and last rename therefore leaves files that
-// no robotstat reader counts, until a rerun of the same run id replaces
-// them. (A reader that globs *.parquet itself, DuckDB say, sees such files;
-// robotstat status names them.)
+// A run is committed all or nothing: each commit's files have names of
+// their own (part-<run id>.<commit>.parquet), the new completion record
+// ([Record], _robotstat/inputs/<run id>.json) replaces the old in one rename
+// once they are all in place, and readers ([TableFiles], [Index]) list only
+// the files a record names; the earlier commit's files are removed after
+// the switch. A crash therefore leaves robotstat's readers the whole new
+// commit or the whole old one, never a mix. (A reader that globs *.parquet
+// itself, DuckDB say, may see a killed commit's files, or an earlier
+// commit's not yet removed, beside the committed ones until the next commit
+// of that run id.)
 //
 // # Reading
 //

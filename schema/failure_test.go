@@ -65,6 +65,7 @@ func testRows(n int) []CaptureRow {
 }
 
 func TestWriteFailureLeavesNothing(t *testing.T) {
+	fixGen(t)
 	tests := []struct {
 		name   string
 		budget int64 // bytes that succeed before the failure
@@ -109,7 +110,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 			if !errors.Is(err, tt.err) {
 				t.Errorf("error %v does not wrap %v", err, tt.err)
 			}
-			if !strings.Contains(err.Error(), filepath.Join("captures", "crawl=CC-MAIN-2024-3")) || !strings.Contains(err.Error(), "part-r1.parquet") {
+			if !strings.Contains(err.Error(), filepath.Join("captures", "crawl=CC-MAIN-2024-3")) || !strings.Contains(err.Error(), "part-r1.00000000.parquet") {
 				t.Errorf("error %q does not name the file", err)
 			}
 			if err := ds.Abort(); err != nil {
@@ -123,6 +124,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 }
 
 func TestEnvironmentFailures(t *testing.T) {
+	fixGen(t)
 	tests := []struct {
 		name    string
 		setup   func(t *testing.T, root string) Options
@@ -145,19 +147,19 @@ func TestEnvironmentFailures(t *testing.T) {
 				os.WriteFile(filepath.Join(root, "captures"), nil, 0o666)
 				return Options{Dir: root}
 			},
-			wantErr: []error{syscall.ENOTDIR}, inErr: filepath.Join("captures", "crawl=CC-MAIN-2024-33", "part-r1.parquet"),
+			wantErr: []error{syscall.ENOTDIR}, inErr: filepath.Join("captures", "crawl=CC-MAIN-2024-33", "part-r1.00000000.parquet"),
 		},
 		{
 			name: "rename_target_is_a_directory",
 			setup: func(t *testing.T, root string) Options {
 				// The groups file cannot be renamed into place: the captures
 				// file, renamed before it, must be taken back out.
-				os.MkdirAll(filepath.Join(root, "groups", "crawl=CC-MAIN-2024-33", "part-r1.parquet", "x"), 0o777)
+				os.MkdirAll(filepath.Join(root, "groups", "crawl=CC-MAIN-2024-33", "part-r1.00000000.parquet", "x"), 0o777)
 				return Options{Dir: root}
 			},
 			// rename(2) of a file onto a non-empty directory: EEXIST on
 			// Linux; the others are what other systems may answer.
-			wantErr: []error{fs.ErrExist, syscall.ENOTEMPTY, syscall.EISDIR}, inErr: filepath.Join("groups", "crawl=CC-MAIN-2024-33", "part-r1.parquet"),
+			wantErr: []error{fs.ErrExist, syscall.ENOTEMPTY, syscall.EISDIR}, inErr: filepath.Join("groups", "crawl=CC-MAIN-2024-33", "part-r1.00000000.parquet"),
 		},
 		{
 			name: "crawl_name_too_long",
@@ -200,7 +202,7 @@ func TestEnvironmentFailures(t *testing.T) {
 			}
 			var bad []string
 			for _, p := range leftovers(t, root) {
-				if !strings.Contains(p, filepath.Join("part-r1.parquet", "x")) {
+				if !strings.Contains(p, filepath.Join("part-r1.00000000.parquet", "x")) {
 					bad = append(bad, p)
 				}
 			}
@@ -275,4 +277,12 @@ func TestAbortRemovesTemporaryFiles(t *testing.T) {
 	if err := WriterOf[CaptureRow](ds).Write(testRows(1)); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Write after Abort = %v, want ErrClosed", err)
 	}
+}
+
+// fixGen fixes every commit's gen for the rest of test t, so that t can
+// name a file before it is written (a directory in its way, an expected
+// path). Tests that use it must not run in parallel.
+func fixGen(t testing.TB) {
+	testGen = "00000000"
+	t.Cleanup(func() { testGen = "" })
 }

@@ -107,7 +107,7 @@ func checkComplete(t *testing.T, root string, rows *schema.Batch) (complete, tem
 		}
 	}
 	got := map[string]int64{}
-	for _, p := range walk(t, root) {
+	for _, p := range walkNames(t, root) {
 		base := filepath.Base(p)
 		switch {
 		case strings.HasPrefix(filepath.ToSlash(p), schema.RecordDir+"/"):

@@ -90,7 +90,7 @@ func TestLocalWriters(t *testing.T) {
 	}
 	// Row groups: full, but for at most one per writer (workers' last ones
 	// and the shared TableWriter's).
-	for _, p := range walk(t, filepath.Join(ds.Root(), "bots")) {
+	for _, p := range walkNames(t, filepath.Join(ds.Root(), "bots")) {
 		f := openFile(t, filepath.Join(ds.Root(), "bots", p))
 		partial := 0
 		for _, rg := range f.RowGroups() {
@@ -131,6 +131,8 @@ func tableOf(row any) string {
 		return string(schema.Captures)
 	case schema.BotRow:
 		return string(schema.Bots)
+	case schema.SiteBotRow:
+		return string(schema.SiteBots)
 	}
 	panic("tableOf: add the row type")
 }

@@ -301,6 +301,7 @@ func TestReadFileZeroRows(t *testing.T) {
 }
 
 func TestTableFiles(t *testing.T) {
+	fixGen(t)
 	dir := t.TempDir()
 	caps, bots := readerRows(30)
 	writeDataset(t, dir, smallGroups, caps, bots)
@@ -335,9 +336,9 @@ func TestTableFiles(t *testing.T) {
 		got = append(got, f.Crawl+" | "+rel)
 	}
 	want := []string{
-		"CC-MAIN-2024-33 | captures/crawl=CC-MAIN-2024-33/part-r1.parquet",
-		"my crawl/2024 | captures/crawl=my%20crawl%2F2024/part-r1.parquet",
-		" | captures/crawl=__HIVE_DEFAULT_PARTITION__/part-r1.parquet",
+		"CC-MAIN-2024-33 | captures/crawl=CC-MAIN-2024-33/part-r1.00000000.parquet",
+		"my crawl/2024 | captures/crawl=my%20crawl%2F2024/part-r1.00000000.parquet",
+		" | captures/crawl=__HIVE_DEFAULT_PARTITION__/part-r1.00000000.parquet",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("files\n%q\nwant\n%q", got, want)

@@ -172,17 +172,3 @@ func writeRecord(root string, r *Record) error {
 	}
 	return syncDir(dir)
 }
-
-// removeRecord removes root's record of run id, if any, and syncs its
-// folder, so the run no longer counts as committed before its files change.
-func removeRecord(root, runID string) error {
-	p := recordPath(root, runID)
-	err := os.Remove(p)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("schema: removing %s: %w", p, err)
-	}
-	return syncDir(filepath.Dir(p))
-}

@@ -160,7 +160,7 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 		return nil, fmt.Errorf("%w (table %s)", err, t.name)
 	}
 	dir := filepath.Join(t.ds.root, string(t.name), elem)
-	final := filepath.Join(dir, partName(t.ds.opts.RunID, seq))
+	final := filepath.Join(dir, partName(t.ds.opts.RunID, t.ds.gen, seq))
 	if !within(t.ds.root, final) {
 		return nil, fmt.Errorf("%w: %s is outside %s", ErrUnsafeName, final, t.ds.root)
 	}
@@ -178,21 +178,31 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 	return p, nil
 }
 
-// partName is the name of a partition's seq-th file of a run:
-// part-<run id>.parquet, then part-<run id>-1.parquet, -2, ...
-func partName(runID string, seq int) string {
+// partName is the name of a partition's seq-th file of a commit gen of a
+// run: part-<run id>.<gen>.parquet, then part-<run id>.<gen>-1.parquet, -2,
+// ... A commit never renames over a file of an earlier commit (each Dataset
+// has a gen of its own), so the run's previous files stay whole until the new
+// completion record has replaced the old one.
+func partName(runID, gen string, seq int) string {
 	if seq == 0 {
-		return "part-" + runID + ".parquet"
+		return "part-" + runID + "." + gen + ".parquet"
 	}
-	return "part-" + runID + "-" + strconv.Itoa(seq) + ".parquet"
+	return "part-" + runID + "." + gen + "-" + strconv.Itoa(seq) + ".parquet"
 }
 
-// isPartName reports whether name is one of run id's file names.
+// isPartName reports whether name is one of run id's file names, of any
+// commit. Run ids hold no dot, so "part-<id>." names one run only.
 func isPartName(name, runID string) bool {
-	rest, ok := strings.CutPrefix(name, "part-"+runID)
-	if !ok {
+	rest, ok := strings.CutPrefix(name, "part-"+runID+".")
+	if !ok || len(rest) < genLen {
 		return false
 	}
+	for _, c := range rest[:genLen] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	rest = rest[genLen:]
 	if rest == ".parquet" {
 		return true
 	}

@@ -45,7 +45,11 @@ func TestRowsThroughSchemaWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	part := func(table string) string {
-		return filepath.Join(dir, table, "crawl=CC-MAIN-2025-08", "part-run1.parquet")
+		m, _ := filepath.Glob(filepath.Join(dir, table, "crawl=CC-MAIN-2025-08", "part-run1.*.parquet"))
+		if len(m) != 1 {
+			t.Fatalf("%s: %d files of run1, want 1", table, len(m))
+		}
+		return m[0]
 	}
 	caps, err := parquet.ReadFile[schema.CaptureRow](part("captures"))
 	if err != nil {

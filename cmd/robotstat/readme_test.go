@@ -62,7 +62,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 	}
 	listing := codeBlocks(doc, "")[0]
 	var documented, written []string
-	for _, m := range regexp.MustCompile(`(?m)^  (\w+)/crawl=robotstat-sample/part-(?:<run id>|sites)\.parquet`).FindAllStringSubmatch(listing, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  (\w+)/crawl=robotstat-sample/part-(?:<run>|sites)\.<commit>\.parquet`).FindAllStringSubmatch(listing, -1) {
 		documented = append(documented, m[1])
 	}
 	for _, f := range parquetFiles(t, filepath.Join(dir, "out")) {

@@ -56,6 +56,18 @@ type arrowFile struct {
 	data            arrow.Table
 }
 
+// partOf returns the one file, relative to root, that run wrote for crawl
+// in table (its name holds a commit part no test can know).
+func partOf(t *testing.T, root, table, crawl, run string) string {
+	t.Helper()
+	dir := filepath.Join(table, partition(crawl))
+	m, _ := filepath.Glob(filepath.Join(root, dir, "part-"+run+".*.parquet"))
+	if len(m) != 1 {
+		t.Fatalf("%s: %d files of run %s, want 1", dir, len(m), run)
+	}
+	return filepath.Join(dir, filepath.Base(m[0]))
+}
+
 func openArrow(t *testing.T, root, rel string) *arrowFile {
 	t.Helper()
 	parts := strings.Split(rel, string(filepath.Separator))
@@ -232,7 +244,7 @@ func matchArrowType(dt arrow.DataType, doc string) error {
 func TestArrowValues(t *testing.T) {
 	for _, crawl := range []string{"CC-MAIN-2024-33", ""} {
 		t.Run("captures_"+partition(crawl), func(t *testing.T) {
-			f := openArrow(t, fixtureRoot, filepath.Join("captures", partition(crawl), "part-fixture.parquet"))
+			f := openArrow(t, fixtureRoot, partOf(t, fixtureRoot, "captures", crawl, "fixture"))
 			var want []time.Time
 			var wantRank []int64
 			for _, c := range fixture.Captures {
@@ -261,7 +273,7 @@ func TestArrowValues(t *testing.T) {
 		})
 	}
 	t.Run("groups_lists", func(t *testing.T) {
-		f := openArrow(t, fixtureRoot, filepath.Join("groups", partition(fixture.Groups[0].Crawl), "part-fixture.parquet"))
+		f := openArrow(t, fixtureRoot, partOf(t, fixtureRoot, "groups", fixture.Groups[0].Crawl, "fixture"))
 		uas := column(t, f.data, "user_agents").(*array.List)
 		i := 0
 		for _, g := range fixture.Groups {
@@ -282,7 +294,7 @@ func TestArrowValues(t *testing.T) {
 	})
 	t.Run("directives_signals", func(t *testing.T) {
 		crawl := fixture.Directives[0].Crawl
-		f := openArrow(t, fixtureRoot, filepath.Join("directives", partition(crawl), "part-fixture.parquet"))
+		f := openArrow(t, fixtureRoot, partOf(t, fixtureRoot, "directives", crawl, "fixture"))
 		sig := column(t, f.data, "signals").(*array.List)
 		i := 0
 		for _, d := range fixture.Directives {

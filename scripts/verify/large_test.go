@@ -3,7 +3,6 @@ package verify
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -42,7 +41,7 @@ func TestLargeFile(t *testing.T) {
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	rel := filepath.Join("captures", partition(schematest.Crawls[0]), "part-large.parquet")
+	rel := partOf(t, root, "captures", schematest.Crawls[0], "large")
 
 	f := openArrow(t, root, rel)
 	if f.data.NumRows() != n {
