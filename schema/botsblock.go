@@ -106,7 +106,10 @@ func (b *BotsBlock) check() error {
 //
 // Errors are Write's, plus a malformed block (Index out of range), which
 // is a programming error and fails the dataset too.
-func WriteBots(l *LocalWriter[BotRow], blocks []BotsBlock) error {
+func WriteBots[T interface {
+	BotRow | SiteBotRow
+	Row
+}](l *LocalWriter[T], blocks []BotsBlock) error {
 	if l == nil {
 		return nil
 	}

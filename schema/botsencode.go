@@ -43,8 +43,14 @@ import (
 // layout is checked against parquet-go's reader in botsencode_test.go and,
 // through analyze's output, by scripts/verify's DuckDB and Arrow tests.
 //
+// The same encoder writes site_bots, whose rows are the bots rows of a site:
+// the columns but capture_id and url, with crawl and host as the key
+// (layout). It always encodes every column internally and writes the ones
+// of its layout.
+//
 // A botsEncoder is used by one goroutine.
 type botsEncoder struct {
+	layout  *botsLayout
 	dict    [botsColumns]dictColumn // string columns; unused at bcRootAllowed
 	crawlOK []byte                  // definition levels of crawl
 	rootDef []byte                  // definition levels of root_allowed
@@ -208,10 +214,29 @@ func (e *botsEncoder) add(rows []BotRow) int {
 	return len(rows)
 }
 
-// newBotsEncoder returns an encoder whose row groups end once a
-// dictionary reaches dictBytes (Options.DictionaryBytes).
-func newBotsEncoder(dictBytes int64) *botsEncoder {
-	e := new(botsEncoder)
+// addSites is add for site_bots rows.
+func (e *botsEncoder) addSites(rows []SiteBotRow) int {
+	defer e.forget()
+	b := &e.one
+	b.Bots, b.Verdicts, b.Index = &e.oneList, e.oneVerdict[:], e.oneIndex[:]
+	for i := range rows {
+		if e.full {
+			return i
+		}
+		r := &rows[i]
+		b.Key = Key{Crawl: r.Crawl, Host: r.Host}
+		e.oneList.idents = append(e.oneList.idents[:0], BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category})
+		e.oneVerdict[0] = BotVerdict{Matched: r.Matched, RootAllowed: r.RootAllowed, Verdict: r.Verdict,
+			Somesite: r.Somesite, CIC: r.CIC, CCClass: r.CCClass}
+		e.addBlock(b, 0, 1)
+	}
+	return len(rows)
+}
+
+// newBotsEncoder returns an encoder of layout l whose row groups end once
+// a dictionary reaches dictBytes (Options.DictionaryBytes).
+func newBotsEncoder(l *botsLayout, dictBytes int64) *botsEncoder {
+	e := &botsEncoder{layout: l}
 	for i := range e.dict {
 		e.dict[i].limit = int(min(dictBytes, 1<<40))
 		e.dict[i].full = &e.full
@@ -341,12 +366,45 @@ func (e *botsEncoder) reset() {
 	e.full = false
 }
 
-// botsSchema is what parquet-go writes for BotRow: the schema elements and
-// column orders of the footer, taken from a file it wrote, so that the
-// files compare equal in WriteRowGroup.
-var botsSchema = sync.OnceValues(func() (*format.FileMetaData, error) {
+// botsLayout is a table the bots encoder writes: its encoder columns, in
+// the table's schema order, and what parquet-go writes for its row type (the
+// schema elements and column orders of the footer, taken from a file it
+// wrote, so that the files compare equal in WriteRowGroup).
+type botsLayout struct {
+	cols   []int
+	schema func() (*format.FileMetaData, error)
+}
+
+// The layouts of the bots and site_bots tables.
+var (
+	botsLayoutBots = &botsLayout{
+		cols:   []int{bcCaptureID, bcCrawl, bcURL, bcHost, bcBot, bcOperator, bcCategory, bcMatched, bcRootAllowed, bcVerdict, bcSomesite, bcCIC, bcCCClass},
+		schema: sync.OnceValues(func() (*format.FileMetaData, error) { return rowSchema[BotRow](13) }),
+	}
+	botsLayoutSites = &botsLayout{
+		cols:   []int{bcCrawl, bcHost, bcBot, bcOperator, bcCategory, bcMatched, bcRootAllowed, bcVerdict, bcSomesite, bcCIC, bcCCClass},
+		schema: sync.OnceValues(func() (*format.FileMetaData, error) { return rowSchema[SiteBotRow](11) }),
+	}
+)
+
+// layoutOf returns the layout of row type T, nil for a type the bots
+// encoder does not write.
+func layoutOf[T Row]() *botsLayout {
+	var zero T
+	switch any(zero).(type) {
+	case BotRow:
+		return botsLayoutBots
+	case SiteBotRow:
+		return botsLayoutSites
+	}
+	return nil
+}
+
+// rowSchema returns parquet-go's footer schema of T, checking that T has
+// the leaves columns its layout lists.
+func rowSchema[T Row](leaves int) (*format.FileMetaData, error) {
 	var b bytes.Buffer
-	w := parquet.NewGenericWriter[BotRow](&b)
+	w := parquet.NewGenericWriter[T](&b)
 	if err := w.Close(); err != nil {
 		return nil, err
 	}
@@ -355,28 +413,29 @@ var botsSchema = sync.OnceValues(func() (*format.FileMetaData, error) {
 		return nil, err
 	}
 	md := f.Metadata()
-	if len(md.Schema) != botsColumns+1 {
-		return nil, fmt.Errorf("schema: BotRow has %d leaf columns, the bots encoder knows %d", len(md.Schema)-1, botsColumns)
+	if len(md.Schema) != leaves+1 {
+		return nil, fmt.Errorf("schema: %T has %d leaf columns, the bots encoder knows %d", *new(T), len(md.Schema)-1, leaves)
 	}
 	return md, nil
-})
+}
 
 // writeFile writes the row group as a Parquet file to out. codec
 // compresses the pages (the table's codec).
 func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, createdBy string) error {
-	meta, err := botsSchema()
+	meta, err := e.layout.schema()
 	if err != nil {
 		return err
 	}
 	base := out.Len()
 	out.WriteString("PAR1")
-	var cols [botsColumns]format.ColumnChunk
-	var cidx [botsColumns]format.ColumnIndex
-	var oidx [botsColumns]format.OffsetIndex
+	n := len(e.layout.cols)
+	cols := make([]format.ColumnChunk, n)
+	cidx := make([]format.ColumnIndex, n)
+	oidx := make([]format.OffsetIndex, n)
 	var total, compressed int64
-	for c := range botsColumns {
-		el := &meta.Schema[c+1]
-		cc := &cols[c]
+	for leaf, c := range e.layout.cols {
+		el := &meta.Schema[leaf+1]
+		cc := &cols[leaf]
 		md := &cc.MetaData
 		md.Type = el.Type.V
 		md.PathInSchema = []string{el.Name}
@@ -484,13 +543,13 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 				{PageType: format.DataPageV2, Encoding: format.RLEDictionary, Count: 1}}
 		}
 		allNull := nulls == int64(e.rows)
-		cidx[c] = format.ColumnIndex{
+		cidx[leaf] = format.ColumnIndex{
 			NullPages:  []bool{allNull},
 			MinValues:  [][]byte{nonNil(minV)},
 			MaxValues:  [][]byte{nonNil(maxV)},
 			NullCounts: []int64{nulls},
 		}
-		oidx[c] = format.OffsetIndex{PageLocations: []format.PageLocation{{Offset: dataStart, CompressedPageSize: int32(end - dataStart)}}}
+		oidx[leaf] = format.OffsetIndex{PageLocations: []format.PageLocation{{Offset: dataStart, CompressedPageSize: int32(end - dataStart)}}}
 		total += md.TotalUncompressedSize
 		compressed += md.TotalCompressedSize
 	}
@@ -511,16 +570,16 @@ func (e *botsEncoder) writeFile(out *bytes.Buffer, codec compress.Codec, created
 		NumRows:   int64(e.rows),
 		CreatedBy: createdBy,
 		RowGroups: []format.RowGroup{{
-			Columns: cols[:], TotalByteSize: total, NumRows: int64(e.rows),
+			Columns: cols, TotalByteSize: total, NumRows: int64(e.rows),
 			FileOffset: 4, TotalCompressedSize: compressed,
 		}},
 		ColumnOrders: meta.ColumnOrders,
 	}
-	_, n, err := writeThrift(out, base, &fm)
+	_, size, err := writeThrift(out, base, &fm)
 	if err != nil {
 		return err
 	}
-	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(n)))
+	out.Write(binary.LittleEndian.AppendUint32(nil, uint32(size)))
 	out.WriteString("PAR1")
 	return nil
 }

@@ -25,7 +25,7 @@ func TestBotsEncoderAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newBotsEncoder(DefaultDictionaryBytes)
+	e := newBotsEncoder(botsLayoutBots, DefaultDictionaryBytes)
 	var out bytes.Buffer
 	cycle := func() {
 		e.add(rows)

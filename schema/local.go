@@ -100,7 +100,13 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 		}
 		full := false
 		if p.bots != nil {
-			k := p.bots.add(any(rows[:n]).([]BotRow))
+			var k int
+			switch rs := any(rows[:n]).(type) {
+			case []BotRow:
+				k = p.bots.add(rs)
+			case []SiteBotRow:
+				k = p.bots.addSites(rs)
+			}
 			full, n = k < n || p.bots.full, k
 		} else if err := writeRows(p.w, rows[:n]); err != nil {
 			return t.ds.fail(fmt.Errorf("schema: encoding rows of table %s: %w", t.name, err))
@@ -142,8 +148,8 @@ func (l *LocalWriter[T]) partOf(crawl string) (*localPart[T], error) {
 		return nil, t.ds.fail(fmt.Errorf("%w (table %s)", err, t.name))
 	}
 	p := &localPart[T]{crawl: crawl}
-	if _, ok := any(p).(*localPart[BotRow]); ok {
-		p.bots = newBotsEncoder(t.ds.opts.DictionaryBytes)
+	if l := layoutOf[T](); l != nil {
+		p.bots = newBotsEncoder(l, t.ds.opts.DictionaryBytes)
 	} else {
 		p.w = parquet.NewGenericWriter[T](&p.buf, t.base...)
 	}
