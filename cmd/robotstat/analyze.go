@@ -22,6 +22,7 @@ import (
 
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -288,9 +289,6 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		}
 		return fmt.Errorf("writing the output: %w", err)
 	}
-	if err := prof.stop(); err != nil {
-		return err
-	}
 	outcomes := map[string]int64{}
 	for _, wk := range run.workers {
 		for i, o := range outcomeOrder {
@@ -320,21 +318,26 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	for _, t := range ds.Rows() {
 		res.Tables[string(t.Table)] = t.Rows
 	}
-	if f.json {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return fmt.Errorf("writing the summary: %w", err)
-		}
-	}
 	res.print(m.Stderr, sum.Line())
 	// The sites tables span every run in --out; a shard sees only its
 	// part, so after a sharded run they are built once all shards are done.
 	if f.shard != "" {
 		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", ds.Root())
 	} else if slices.Contains(tables, schema.Captures) {
-		if _, err := m.buildSites(ctx, ds.Root()); err != nil {
+		ss, err := m.buildSites(ctx, ds.Root())
+		if err != nil {
 			return err
+		}
+		res.Sites = &ss
+	}
+	if err := prof.stop(); err != nil {
+		return err
+	}
+	if f.json {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}
 	if sum.HadErrors() {
@@ -368,6 +371,8 @@ type analyzeResult struct {
 	Outcomes     map[string]int64 `json:"outcomes"`
 	Tables       map[string]int64 `json:"rows"`
 	ParquetFiles int              `json:"parquet_files"`
+	// Sites is what the sites step built (nil for a sharded run).
+	Sites *reduce.Summary `json:"sites,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
