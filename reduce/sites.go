@@ -3,6 +3,7 @@ package reduce
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -102,7 +103,7 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	defer ds.Abort()
-	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds)}
+	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local()}
 
 	for _, crawl := range crawlsOf(caps) {
 		files := filesOf(caps, crawl)
@@ -121,6 +122,9 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		sum.Warnings = append(sum.Warnings, warns...)
 	}
 	if err := out.flush(); err != nil {
+		return sum, err
+	}
+	if err := out.bots.Flush(); err != nil {
 		return sum, err
 	}
 	if err := ds.CommitOutcome(ctx, schema.Outcome{Summary: sum}); err != nil {
@@ -151,15 +155,21 @@ func filesOf(files []schema.File, crawl string) []schema.File {
 	return out
 }
 
-// writer buffers the rows of the reduce step's tables.
+// writer buffers the rows of the reduce step's tables. site_bots goes
+// through the bots encoder as blocks, one per site (its bots share the
+// site's key and take a few distinct verdict tuples), which is several
+// times cheaper than building and encoding its rows one by one.
 type writer struct {
 	sites    *schema.TableWriter[schema.SiteRow]
-	bots     *schema.TableWriter[schema.SiteBotRow]
+	bots     *schema.LocalWriter[schema.SiteBotRow]
 	siteRows []schema.SiteRow
-	botRows  []schema.SiteBotRow
+	blocks   []schema.BotsBlock
 }
 
-const writeBatch = 8192
+const (
+	writeBatch  = 8192
+	blocksBatch = 256 // sites' worth of site_bots rows (about 25,000)
+)
 
 func (w *writer) site(r schema.SiteRow) error {
 	w.siteRows = append(w.siteRows, r)
@@ -169,9 +179,11 @@ func (w *writer) site(r schema.SiteRow) error {
 	return nil
 }
 
-func (w *writer) bot(r schema.SiteBotRow) error {
-	w.botRows = append(w.botRows, r)
-	if len(w.botRows) >= writeBatch {
+// siteBots adds the site_bots rows of one site; b's slices must stay
+// unchanged until the next flush.
+func (w *writer) siteBots(b schema.BotsBlock) error {
+	w.blocks = append(w.blocks, b)
+	if len(w.blocks) >= blocksBatch {
 		return w.flush()
 	}
 	return nil
@@ -181,10 +193,11 @@ func (w *writer) flush() error {
 	if err := w.sites.Write(w.siteRows); err != nil {
 		return err
 	}
-	if err := w.bots.Write(w.botRows); err != nil {
+	if err := schema.WriteBots(w.bots, w.blocks); err != nil {
 		return err
 	}
-	w.siteRows, w.botRows = w.siteRows[:0], w.botRows[:0]
+	clear(w.blocks) // drop the references to the sets they name
+	w.siteRows, w.blocks = w.siteRows[:0], w.blocks[:0]
 	return nil
 }
 
@@ -749,8 +762,12 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 	if len(catalogs) > 1 {
 		warns = append(warns, fmt.Sprintf("crawl %q was analysed with %d bot catalogs; each site's rows follow its answer's, sites without one the first", crawlLabel(c.crawl), len(catalogs)))
 	}
+	sets := newVerdictSets(catalogs)
 	var n int64
 	for q := range c.p {
+		if len(sets.sets) > maxVerdictSets {
+			sets.drop()
+		}
 		var reqs []siteRequest
 		need := map[[16]byte]bool{}
 		if err := sites.each(q, func(rec []byte) error {
@@ -765,12 +782,10 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		}); err != nil {
 			return 0, nil, err
 		}
-		type found struct {
-			cat    int
-			tuples []schema.BotVerdict
-			idx    []int8
-		}
-		got := map[[16]byte]found{}
+		// Each answer's verdicts, as the index of their distinct set: a
+		// crawl's captures take few distinct verdicts rows, so each is
+		// parsed once and a capture costs a map entry.
+		got := make(map[[16]byte]int32, len(need))
 		var bad error
 		if err := vs.each(q, func(rec []byte) error {
 			d := dec{b: rec}
@@ -778,20 +793,19 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 			if !need[id] {
 				return d.err
 			}
-			ci, tuples, botTuple := int(d.uint()), d.str(), d.str()
+			ci, tuples, botTuple := int(d.uint()), d.raw(), d.raw()
 			if d.err != nil {
 				return d.err
 			}
 			if _, dup := got[id]; dup {
 				return nil // the same capture committed twice: its verdicts are the same
 			}
-			row := schema.VerdictsRow{Key: schema.Key{CaptureID: hex.EncodeToString(id[:])}, Tuples: tuples, BotTuple: botTuple}
-			t, idx, err := schema.ParseVerdicts(&row, catalogs[ci].Len())
+			k, err := sets.of(ci, tuples, botTuple, &id)
 			if err != nil {
 				bad = cmp.Or(bad, err)
 				return nil
 			}
-			got[id] = found{ci, t, idx}
+			got[id] = k
 			return nil
 		}); err != nil {
 			return 0, nil, err
@@ -801,33 +815,92 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		}
 		sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
 		for _, r := range reqs {
-			if f, ok := got[r.id]; ok && r.hasAns {
-				l := catalogs[f.cat]
-				for i := range l.Len() {
-					if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), &f.tuples[f.idx[i]])); err != nil {
-						return 0, nil, err
-					}
-				}
-				n += int64(l.Len())
-				continue
+			k, ok := got[r.id]
+			if !ok || !r.hasAns {
+				k = sets.implied(r.class)
 			}
-			v := implied(r.class)
-			l := catalogs[0]
-			for i := range l.Len() {
-				if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), &v)); err != nil {
-					return 0, nil, err
-				}
+			set := &sets.sets[k]
+			if err := c.out.siteBots(schema.BotsBlock{Key: schema.Key{Crawl: c.crawl, Host: r.host},
+				Bots: set.bots, Verdicts: set.tuples, Index: set.index}); err != nil {
+				return 0, nil, err
 			}
-			n += int64(l.Len())
+			n += int64(set.bots.Len())
 		}
 	}
 	return n, warns, nil
 }
 
-func siteBot(crawl, host string, id schema.BotIdent, v *schema.BotVerdict) schema.SiteBotRow {
-	return schema.SiteBotRow{Crawl: crawl, Host: host, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
-		Matched: v.Matched, RootAllowed: v.RootAllowed, Verdict: v.Verdict, Somesite: v.Somesite, CIC: v.CIC, CCClass: v.CCClass}
+// verdictSet is one distinct verdicts row of a crawl, decoded: a catalog,
+// its tuples and each bot's tuple, as a BotsBlock takes them.
+type verdictSet struct {
+	bots   *schema.BotList
+	tuples []schema.BotVerdict
+	index  []int32
 }
+
+// verdictSets decodes each distinct verdicts row of a crawl once. Sets
+// are never changed once made, so blocks may share them.
+type verdictSets struct {
+	catalogs []*schema.BotList
+	byKey    map[string]int32 // catalog byte, tuples, NUL, bot_tuple -> sets index
+	sets     []verdictSet
+	classes  map[uint8]int32 // implied verdicts, by result class
+	key      []byte
+}
+
+// maxVerdictSets bounds the sets kept from one partition to the next:
+// past it (a crawl of that many distinct verdicts rows) the next partition
+// decodes them again from scratch, which only costs time.
+const maxVerdictSets = 1 << 18
+
+func newVerdictSets(catalogs []*schema.BotList) *verdictSets {
+	return &verdictSets{catalogs: catalogs, byKey: map[string]int32{}, classes: map[uint8]int32{}}
+}
+
+// of returns the set of a verdicts row of catalog ci.
+func (v *verdictSets) of(ci int, tuples, botTuple []byte, id *[16]byte) (int32, error) {
+	v.key = append(binary.AppendUvarint(v.key[:0], uint64(ci)), tuples...)
+	v.key = append(append(v.key, 0), botTuple...)
+	if k, ok := v.byKey[string(v.key)]; ok {
+		return k, nil
+	}
+	row := schema.VerdictsRow{Key: schema.Key{CaptureID: hex.EncodeToString(id[:])}, Tuples: string(tuples), BotTuple: string(botTuple)}
+	t, idx, err := schema.ParseVerdicts(&row, v.catalogs[ci].Len())
+	if err != nil {
+		return 0, err
+	}
+	index := make([]int32, len(idx))
+	for i, x := range idx {
+		index[i] = int32(x)
+	}
+	k := int32(len(v.sets))
+	v.sets = append(v.sets, verdictSet{bots: v.catalogs[ci], tuples: t, index: index})
+	v.byKey[string(v.key)] = k
+	return k, nil
+}
+
+// implied returns the set of a site whose answer has no verdicts row: the
+// first catalog's bots, all with the verdicts its outcome implies.
+func (v *verdictSets) implied(class uint8) int32 {
+	if k, ok := v.classes[class]; ok {
+		return k
+	}
+	l := v.catalogs[0]
+	k := int32(len(v.sets))
+	v.sets = append(v.sets, verdictSet{bots: l, tuples: []schema.BotVerdict{implied(class)}, index: make([]int32, l.Len())})
+	v.classes[class] = k
+	return k
+}
+
+// drop forgets every set, between partitions (the indexes of a
+// partition's answers point into sets). Blocks already handed to the writer
+// keep theirs: they hold the sets' slices, not indexes.
+func (v *verdictSets) drop() {
+	v.sets = nil
+	clear(v.byKey)
+	clear(v.classes)
+}
+
 
 var truth = [2]bool{false, true}
 
