@@ -901,7 +901,6 @@ func (v *verdictSets) drop() {
 	clear(v.classes)
 }
 
-
 var truth = [2]bool{false, true}
 
 // implied returns the verdicts of a site whose answer has no verdicts row:
