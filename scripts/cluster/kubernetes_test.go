@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strconv"
+	"strings"
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -161,7 +162,7 @@ func checkKube(ts templates) error {
 		}
 		aLoc, err := claimPath(aName, &k.analyze, ac, out)
 		errs = append(errs, err)
-		if err == nil && !pathClaim(aLoc, k.pvc.Name) {
+		if err == nil && !strings.HasPrefix(aLoc, k.pvc.Name+":") {
 			fail("%s: --out is on claim %s, not on %s's %s", aName, aLoc, pvcName, k.pvc.Name)
 		}
 
@@ -182,11 +183,6 @@ func checkKube(ts templates) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// pathClaim reports whether a claimPath location is on the named claim.
-func pathClaim(loc, claim string) bool {
-	return len(loc) > len(claim) && loc[:len(claim)] == claim && loc[len(claim)] == ':'
 }
 
 func TestKubernetesTemplates(t *testing.T) {
