@@ -29,12 +29,18 @@ type Options struct {
 	PartitionCaptures int
 }
 
-// DefaultPartitionCaptures keeps a partition's maps (a few hundred bytes
-// per capture in the worst stage) well under 200 MiB.
-const DefaultPartitionCaptures = 400_000
+// DefaultPartitionCaptures keeps a partition's maps (about 600 bytes per
+// capture in the worst stage, resolveSites's candidates, counting the
+// garbage collector's headroom) near 150 MiB: the whole step peaked at
+// 390 MB RSS with 333,000 captures a partition.
+const DefaultPartitionCaptures = 250_000
 
-// maxPartitions bounds the open spill files (a few kinds of P each).
-const maxPartitions = 128
+// maxPartitions bounds the partitions of a crawl: 1024 of 250,000 captures
+// are 256M captures, three times Common Crawl's largest robots.txt crawl.
+// Past it partitions grow, and memory with them. Spill files are open only
+// while read or written, so P costs buffers (spillBuffer per partition of
+// each kind written), not file descriptors.
+const maxPartitions = 1024
 
 // RunID is the run id of the reduce step's own output (its files are
 // part-sites.parquet in the sites and site_bots folders), so a rebuild
@@ -304,11 +310,17 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 	if err != nil {
 		return cs, nil, err
 	}
+	if err := removeSpills(caps, targets); err != nil {
+		return cs, nil, err
+	}
 	sites, err := c.newSpill("sites")
 	if err != nil {
 		return cs, nil, err
 	}
 	if err := c.resolveSites(cands, res, sites, &cs); err != nil {
+		return cs, nil, err
+	}
+	if err := removeSpills(cands, res); err != nil {
 		return cs, nil, err
 	}
 	// Stage D: site_bots from the verdicts of each site's answer.
@@ -319,6 +331,17 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 	cs.SiteBots = n
 	warns = append(warns, w...)
 	return cs, warns, nil
+}
+
+// removeSpills removes spills a stage is done with, so that their disk
+// space and buffers go back before the next stage.
+func removeSpills(spills ...*spill) error {
+	for _, sp := range spills {
+		if err := sp.remove(); err != nil {
+			return fmt.Errorf("reduce: %w", err)
+		}
+	}
+	return nil
 }
 
 // node is a redirect target URL in memory: the best of its captures that
@@ -504,6 +527,10 @@ func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
 		}
 		prev, next = next, prev
 	}
+	// Only the last layer is needed from here on.
+	if err := removeSpills(nodes, next, reqs, answers); err != nil {
+		return nil, err
+	}
 	return prev, nil
 }
 
@@ -611,6 +638,9 @@ func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error 
 		}); err != nil {
 			return err
 		}
+	}
+	if err := removeSpills(creqs); err != nil {
+		return err
 	}
 	for p := range c.p {
 		if err := c.ctx.Err(); err != nil {

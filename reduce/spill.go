@@ -16,55 +16,97 @@ import (
 // than one partition in memory. Records are byte strings the caller
 // encodes (enc) and decodes (dec), length-prefixed on disk.
 //
+// A partition's file is open only while it is written out (its buffer is
+// full) or read, so a crawl of many partitions needs no more file
+// descriptors than one; each partition buffers at most spillBuffer bytes.
+//
 // A spill is used by one goroutine.
 type spill struct {
-	dir   string
-	name  string
-	files []*os.File
-	bufs  []*bufio.Writer
-	n     []int64 // records per partition
+	dir  string
+	name string
+	bufs [][]byte // pending bytes per partition; nil until the first add
+	n    []int64  // records per partition
+	rbuf *bufio.Reader
 }
+
+// spillBuffer is what a partition holds in memory before it is appended
+// to its file.
+const spillBuffer = 16 << 10
 
 // newSpill creates p empty partition files named name-<i> under dir.
 func newSpill(dir, name string, p int) (*spill, error) {
-	s := &spill{dir: dir, name: name, n: make([]int64, p)}
+	s := &spill{dir: dir, name: name, bufs: make([][]byte, p), n: make([]int64, p)}
 	for i := range p {
-		f, err := os.Create(filepath.Join(dir, name+"-"+strconv.Itoa(i)))
+		f, err := os.OpenFile(s.path(i), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			s.remove()
 			return nil, fmt.Errorf("reduce: spill file: %w", err)
 		}
-		s.files = append(s.files, f)
-		s.bufs = append(s.bufs, bufio.NewWriterSize(f, 64<<10))
+		if err := f.Close(); err != nil {
+			s.remove()
+			return nil, fmt.Errorf("reduce: spill file: %w", err)
+		}
 	}
 	return s, nil
 }
 
+func (s *spill) path(i int) string { return filepath.Join(s.dir, s.name+"-"+strconv.Itoa(i)) }
+
 // add appends record b to partition i.
 func (s *spill) add(i int, b []byte) error {
-	w := s.bufs[i]
-	var hdr [binary.MaxVarintLen64]byte
-	if _, err := w.Write(hdr[:binary.PutUvarint(hdr[:], uint64(len(b)))]); err != nil {
-		return fmt.Errorf("reduce: writing spill file: %w", err)
+	buf := s.bufs[i]
+	if buf == nil {
+		buf = make([]byte, 0, spillBuffer)
 	}
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("reduce: writing spill file: %w", err)
-	}
+	buf = append(binary.AppendUvarint(buf, uint64(len(b))), b...)
+	s.bufs[i] = buf
 	s.n[i]++
+	if len(buf) >= spillBuffer {
+		return s.flush(i)
+	}
+	return nil
+}
+
+// flush appends partition i's buffer to its file.
+func (s *spill) flush(i int) error {
+	if len(s.bufs[i]) == 0 {
+		return nil
+	}
+	f, err := os.OpenFile(s.path(i), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("reduce: writing spill file: %w", err)
+	}
+	_, err = f.Write(s.bufs[i])
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("reduce: writing spill file: %w", err)
+	}
+	s.bufs[i] = s.bufs[i][:0]
 	return nil
 }
 
 // each calls fn with every record of partition i, in the order added. The
 // slice passed to fn is reused for the next record.
 func (s *spill) each(i int, fn func([]byte) error) error {
-	if err := s.bufs[i].Flush(); err != nil {
-		return fmt.Errorf("reduce: writing spill file: %w", err)
+	if err := s.flush(i); err != nil {
+		return err
 	}
-	f := s.files[i]
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if s.n[i] == 0 {
+		return nil
+	}
+	f, err := os.Open(s.path(i))
+	if err != nil {
 		return fmt.Errorf("reduce: reading spill file: %w", err)
 	}
-	r := bufio.NewReaderSize(f, 64<<10)
+	defer f.Close()
+	if s.rbuf == nil {
+		s.rbuf = bufio.NewReaderSize(f, 64<<10)
+	} else {
+		s.rbuf.Reset(f)
+	}
+	r := s.rbuf
 	var buf []byte
 	for range s.n[i] {
 		n, err := binary.ReadUvarint(r)
@@ -82,40 +124,31 @@ func (s *spill) each(i int, fn func([]byte) error) error {
 			return err
 		}
 	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		return fmt.Errorf("reduce: reading spill file: %w", err)
-	}
+	r.Reset(nil)
 	return nil
 }
 
 // reset empties every partition, for the next round of the same kind.
 func (s *spill) reset() error {
-	for i, f := range s.files {
-		if err := s.bufs[i].Flush(); err != nil {
-			return fmt.Errorf("reduce: writing spill file: %w", err)
-		}
-		if err := f.Truncate(0); err != nil {
+	for i := range s.bufs {
+		if err := os.Truncate(s.path(i), 0); err != nil {
 			return fmt.Errorf("reduce: truncating spill file: %w", err)
 		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return fmt.Errorf("reduce: spill file: %w", err)
-		}
-		s.bufs[i].Reset(f)
+		s.bufs[i] = s.bufs[i][:0]
 		s.n[i] = 0
 	}
 	return nil
 }
 
-// remove closes and deletes the partition files.
+// remove deletes the partition files and drops the buffers.
 func (s *spill) remove() error {
 	var errs []error
-	for _, f := range s.files {
-		f.Close()
-		if err := os.Remove(f.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
+	for i := range s.bufs {
+		if err := os.Remove(s.path(i)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
-	s.files, s.bufs = nil, nil
+	s.bufs = nil
 	return errors.Join(errs...)
 }
 

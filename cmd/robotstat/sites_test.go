@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"cmp"
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/reduce/reducetest"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -122,6 +126,44 @@ func TestSitesFixtureFresh(t *testing.T) {
 		want, err := os.ReadFile(filepath.Join(sitesFixture, name))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s is stale (%v): go run ./scripts/gensites reduce/testdata/sites", name, err)
+		}
+	}
+}
+
+// TestSitesPartitions: the number of partitions the reduce spills to
+// (Options.PartitionCaptures) changes nothing in its output. With one
+// capture per partition every redirect, every host's candidates and every
+// answer's verdicts cross partitions.
+func TestSitesPartitions(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if _, errOut, code := run(t, "", "analyze", "--quiet", "--out", out, sitesFixture); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := run(t, "", "analyze", "--quiet", "--out", out); code != 0 { // and the embedded sample
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	build := func(perPartition int) ([]schema.SiteRow, []schema.SiteBotRow) {
+		t.Helper()
+		if _, err := reduce.Sites(context.Background(), reduce.Options{Dir: out, Version: Version, PartitionCaptures: perPartition}); err != nil {
+			t.Fatal(err)
+		}
+		// Rows come partition by partition: compare them in one order.
+		s, b := readTable[schema.SiteRow](t, out, schema.Sites), readTable[schema.SiteBotRow](t, out, schema.SiteBots)
+		slices.SortFunc(s, func(x, y schema.SiteRow) int { return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host)) })
+		slices.SortStableFunc(b, func(x, y schema.SiteBotRow) int { return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host)) })
+		return s, b
+	}
+	sites, bots := build(0)
+	if len(sites) < 60 || len(bots) < 60*len(sites)/2 {
+		t.Fatalf("%d sites, %d site_bots rows: the inputs did not make it", len(sites), len(bots))
+	}
+	for _, n := range []int{1, 2, 7, 40} {
+		s, b := build(n)
+		if !reflect.DeepEqual(s, sites) {
+			t.Errorf("%d captures a partition: the sites rows differ", n)
+		}
+		if !reflect.DeepEqual(b, bots) {
+			t.Errorf("%d captures a partition: the site_bots rows differ", n)
 		}
 	}
 }
