@@ -149,8 +149,12 @@ func TestSitesPartitions(t *testing.T) {
 		}
 		// Rows come partition by partition: compare them in one order.
 		s, b := readTable[schema.SiteRow](t, out, schema.Sites), readTable[schema.SiteBotRow](t, out, schema.SiteBots)
-		slices.SortFunc(s, func(x, y schema.SiteRow) int { return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host)) })
-		slices.SortStableFunc(b, func(x, y schema.SiteBotRow) int { return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host)) })
+		slices.SortFunc(s, func(x, y schema.SiteRow) int {
+			return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host))
+		})
+		slices.SortStableFunc(b, func(x, y schema.SiteBotRow) int {
+			return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host))
+		})
 		return s, b
 	}
 	sites, bots := build(0)
