@@ -131,6 +131,34 @@ type Config struct {
 	// Default 100; negative keeps none.
 	MaxDiagnostics int
 
+	// KeepGoing makes an input that cannot be read (a file that cannot be
+	// opened, a download that fails after its retries, a read error) fail
+	// its unit rather than the run: UnitDone reports it with the error,
+	// Summary.FailedUnits counts it, and the other inputs are read. A
+	// cancelled context still ends the run.
+	KeepGoing bool
+
+	// Skip, when set, is asked once per unit of the shard before anything
+	// is read; the inputs of a unit it returns true for are not read (a
+	// resumed run skips the units it has already committed). Summary.Skipped
+	// counts them.
+	Skip func(Unit) bool
+
+	// BatchDone, when set, is called by worker worker after it has
+	// consumed a batch of captures, all of unit u, before the batch counts
+	// as done: a consumer that buffers rows per worker hands the unit's
+	// rows on here, so that they are all handed on before UnitDone.
+	BatchDone func(worker int, u Unit) error
+
+	// UnitDone, when set, is called once per unit read, after every
+	// capture of it has been consumed and every BatchDone of it has
+	// returned, from whichever goroutine finished it last (calls for
+	// different units may run concurrently). A unit is reported also when
+	// it failed under KeepGoing; not when the run ended before it was
+	// done. Errors of BatchDone and UnitDone end the run, as the
+	// consumer's do.
+	UnitDone func(UnitResult) error
+
 	testSleep func(context.Context, time.Duration) error // tests observe retry delays
 }
 

@@ -80,6 +80,7 @@ func (d *decoder) flush(ctx context.Context) error {
 		d.r.free <- j
 		return nil
 	}
+	d.src.unit.refs.Add(1) // the batch's; the worker that consumes it releases it
 	return d.r.send(ctx, j)
 }
 

@@ -31,6 +31,8 @@ const (
 type input struct {
 	name   string // as given or listed: a path or a URL
 	format format
+	unit   Unit       // the unit of work it belongs to
+	state  *unitState // its unit's, once the run has selected it
 }
 
 func isURL(s string) bool {
@@ -76,9 +78,32 @@ func formatOf(name string) format {
 // expand turns the command-line inputs into the ordered input list that
 // sharding splits: files as given, folders walked in lexical order,
 // manifests replaced by their lines. A missing file or an unreadable
-// manifest is an environment error.
+// manifest is an environment error. Each input is given its unit (see
+// Unit).
 func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 	var out []input
+	next := 0
+	unit := func(name string) Unit {
+		next++
+		return Unit{Index: next - 1, Name: name}
+	}
+	// An input listed twice (a file on the command line and in a manifest,
+	// ./x and x) is read once: twice would count its captures twice.
+	seen := map[string]bool{}
+	dup := func(name string) bool {
+		key := name
+		if !isURL(name) && name != "-" {
+			if abs, err := filepath.Abs(name); err == nil {
+				key = abs
+			}
+		}
+		if seen[key] {
+			r.duplicates++
+			return true
+		}
+		seen[key] = true
+		return false
+	}
 	for _, a := range args {
 		f := formatOf(a)
 		if f == formatManifest {
@@ -91,12 +116,16 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 				if lf == formatManifest {
 					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", a, l)
 				}
-				out = append(out, input{name: l, format: lf})
+				if !dup(l) {
+					out = append(out, input{name: l, format: lf, unit: unit(l)})
+				}
 			}
 			continue
 		}
 		if a == "-" || isURL(a) { // not on disk
-			out = append(out, input{name: a, format: f})
+			if !dup(a) {
+				out = append(out, input{name: a, format: f, unit: unit(a)})
+			}
 			continue
 		}
 		st, err := os.Stat(a)
@@ -104,7 +133,9 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			return nil, fmt.Errorf("input: %w", err)
 		}
 		if !st.IsDir() {
-			out = append(out, input{name: a, format: f})
+			if !dup(a) {
+				out = append(out, input{name: a, format: f, unit: unit(a)})
+			}
 			continue
 		}
 		var files []string
@@ -121,12 +152,23 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			return nil, fmt.Errorf("input folder: %w", err)
 		}
 		sort.Strings(files)
+		var hosts *Unit // the folder's host files, one unit
 		for _, p := range files {
 			pf := formatOf(p)
-			if pf == formatManifest {
+			switch {
+			case pf == formatManifest:
 				continue // a listing lying in a data folder is not data
+			case dup(p):
+				continue
+			case pf == formatHostFile:
+				if hosts == nil {
+					u := unit(a)
+					hosts = &u
+				}
+				out = append(out, input{name: p, format: pf, unit: *hosts})
+			default:
+				out = append(out, input{name: p, format: pf, unit: unit(p)})
 			}
-			out = append(out, input{name: p, format: pf})
 		}
 	}
 	return out, nil

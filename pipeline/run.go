@@ -70,6 +70,9 @@ type runner struct {
 	files      atomic.Int64
 	filesBad   atomic.Int64
 	totalBytes atomic.Int64 // known input sizes, for progress
+	failed     atomic.Int64 // units failed under KeepGoing
+	skipped    int          // units Config.Skip skipped
+	duplicates int          // inputs listed more than once, read once
 
 	jobs chan *job
 	free chan *job
@@ -82,6 +85,9 @@ func (r *runner) summary() Summary {
 		Records:         r.records.Load(),
 		Captures:        r.captures.Load(),
 		Bytes:           r.bytesRead.Load(),
+		Skipped:         r.skipped,
+		Duplicates:      r.duplicates,
+		FailedUnits:     int(r.failed.Load()),
 	}
 	for c := range s.Errors {
 		s.Errors[c] = r.errs.counts[c].Load()
@@ -102,7 +108,7 @@ func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
 	if err != nil {
 		return r.summary(), err
 	}
-	list = selectShard(r.cfg.Shard, list)
+	list = r.units(selectUnits(r.cfg.Shard, list))
 
 	n := r.cfg.Workers * jobsPerWorker
 	r.jobs = make(chan *job, n)
@@ -136,8 +142,25 @@ func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
 	return r.summary(), err
 }
 
-// decode reads one input and feeds its captures to the workers.
+// decode reads one input and feeds its captures to the workers. Under
+// Config.KeepGoing an input that cannot be read fails its unit, not the
+// run.
 func (r *runner) decode(ctx context.Context, in input) error {
+	err := r.read(ctx, in)
+	if err != nil {
+		var re *ReadError
+		if !r.cfg.KeepGoing || ctx.Err() != nil || errors.As(err, &re) {
+			return err // strict's first data error, or the run's end
+		}
+		if in.state.fail(err) {
+			r.failed.Add(1)
+		}
+	}
+	return r.release(in.state)
+}
+
+// read reads one input to its end.
+func (r *runner) read(ctx context.Context, in input) error {
 	r.files.Add(1)
 	rc, size, err := r.open(ctx, in.name)
 	if err != nil {
@@ -149,7 +172,7 @@ func (r *runner) decode(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	d.r, d.src = r, &source{name: in.name, r: r}
+	d.r, d.src = r, &source{name: in.name, r: r, unit: in.state}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -201,6 +224,7 @@ func (r *runner) send(ctx context.Context, j *job) error {
 type source struct {
 	name string
 	r    *runner
+	unit *unitState
 	bad  atomic.Bool
 }
 
@@ -210,5 +234,6 @@ func (s *source) dataErr(off, rec int64, class Class, err error, ex []byte) erro
 	if s.bad.CompareAndSwap(false, true) {
 		s.r.filesBad.Add(1)
 	}
+	s.unit.dataErrors.Add(1)
 	return s.r.errs.add(&ReadError{Source: s.name, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
 }

@@ -6,11 +6,12 @@ import (
 	"strings"
 )
 
-// Shard selects the inputs of one task of a cluster array job: input number
+// Shard selects the inputs of one task of a cluster array job: unit number
 // k of the expanded input list (command-line order; folders in lexical
-// order; manifests in line order) belongs to shard k mod Count. Every task
-// given the same inputs computes the same list, so tasks 0..Count-1 read
-// each input exactly once between them. The zero value (Count 0) selects
+// order; manifests in line order; see Unit) belongs to shard k mod Count.
+// Every task given the same inputs computes the same list, so tasks
+// 0..Count-1 read each input exactly once between them, and a unit is
+// never split between tasks. The zero value (Count 0) selects
 // everything. A Shard is a plain value.
 type Shard struct {
 	Index, Count int
@@ -102,6 +103,21 @@ func selectShard[T any](s Shard, list []T) []T {
 	out := make([]T, 0, len(list)/s.Count+1)
 	for k := s.Index; k < len(list); k += s.Count {
 		out = append(out, list[k])
+	}
+	return out
+}
+
+// selectUnits returns the inputs of the units of this shard (unit k of n
+// goes to shard k mod n), in order.
+func selectUnits(s Shard, list []input) []input {
+	if s.Count <= 1 {
+		return list
+	}
+	var out []input
+	for _, in := range list {
+		if in.unit.Index%s.Count == s.Index {
+			out = append(out, in)
+		}
 	}
 	return out
 }

@@ -15,6 +15,9 @@ const NumClasses = int(numClasses)
 type Summary struct {
 	Files           int   // inputs read (after expansion and sharding)
 	FilesWithErrors int   // inputs with at least one data error
+	Skipped         int   // units Config.Skip skipped
+	FailedUnits     int   // units that failed under Config.KeepGoing
+	Duplicates      int   // inputs listed more than once (read once)
 	Records         int64 // WARC records (of every type) and dump rows seen
 	Captures        int64 // captures handed to the consumer
 	Bytes           int64 // input bytes read as stored (compressed)

@@ -144,9 +144,18 @@ func (r *runner) work(ctx context.Context, id int) error {
 			for i := 0; i < j.n && err == nil; i++ {
 				err = r.process(w, &j.recs[i])
 			}
+			u := j.recs[0].src.unit // a batch holds one input's records
 			j.trim()
 			r.free <- j
 			if err != nil {
+				return err
+			}
+			if r.cfg.BatchDone != nil {
+				if err := r.cfg.BatchDone(w.id, u.Unit); err != nil {
+					return err
+				}
+			}
+			if err := r.release(u); err != nil {
 				return err
 			}
 		case <-ctx.Done():
@@ -165,6 +174,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 		c.BodyLen = j.stored
 		c.BodyTruncated = j.cut
 		r.captures.Add(1)
+		j.src.unit.captures.Add(1)
 		return r.consume(w.id, c)
 	}
 
@@ -251,6 +261,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 	c.BodyTruncated = j.cut || c.Truncated != "" || pl.truncated ||
 		(hh != nil && hh.ContentLength > pl.n && identity(hh) && hasContent(hh.Status))
 	r.captures.Add(1)
+	j.src.unit.captures.Add(1)
 	return r.consume(w.id, c)
 }
 
