@@ -252,9 +252,11 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 			}
 		}
 	}
-	for _, t := range d.tables {
-		if err := t.ensureFile(crawl); err != nil {
-			return nil, errors.Join(err, d.removeTemps())
+	if found || !d.opts.OmitEmpty {
+		for _, t := range d.tables {
+			if err := t.ensureFile(crawl); err != nil {
+				return nil, errors.Join(err, d.removeTemps())
+			}
 		}
 	}
 
@@ -311,11 +313,27 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 	// The switch: until the new record replaces the old one (a rename),
 	// the run's earlier files, under other names, are what counts; after
 	// it, this commit's. Then the earlier files go.
+	prev, err := readRecord(d.root, d.opts.RunID)
+	if err != nil {
+		return final, errors.Join(err, d.removeFinal(final))
+	}
 	rec.Committed = time.Now().UTC()
 	if err := writeRecord(d.root, rec); err != nil {
-		return final, err
+		return final, errors.Join(err, d.removeFinal(final))
 	}
-	return final, d.removeStale(final)
+	return final, d.removeStale(final, prev)
+}
+
+// removeFinal removes the files a commit put in place before its record
+// could be written: no record names them.
+func (d *Dataset) removeFinal(final []string) error {
+	var errs []error
+	for _, p := range final {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("schema: removing %s after a failed commit: %w", p, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // genLen is the length of a commit's gen: 8 hex digits.
@@ -381,17 +399,55 @@ func (d *Dataset) removeTemps() error {
 	return errors.Join(errs...)
 }
 
-// removeStale removes, in every table's folder, the files of this run id
-// that are not in keep, and the hidden temporary files of this run id that
-// killed runs left behind; then partition folders left empty.
-func (d *Dataset) removeStale(keep []string) error {
+// removeStale removes the files of prev, the run's previous record, that
+// are not in keep (this commit's files; a rerun that writes the same
+// partitions has files of new names), then partition folders it left
+// empty. It lists no folder: a partition of a crawl holds a file per input,
+// tens of thousands of them, and a commit per input must not cost a listing
+// of them all. What a killed run left behind is Sweep's.
+func (d *Dataset) removeStale(keep []string, prev *Record) error {
+	if prev == nil {
+		return nil
+	}
 	kept := make(map[string]bool, len(keep))
 	for _, p := range keep {
 		kept[p] = true
 	}
 	var errs []error
+	dirs := map[string]bool{}
+	for _, f := range prev.Files {
+		p := filepath.Join(d.root, filepath.FromSlash(f.Path))
+		if kept[p] || !within(d.root, p) {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("schema: removing stale %s: %w", p, err))
+			continue
+		}
+		dirs[filepath.Dir(p)] = true
+	}
+	for dir := range dirs {
+		_ = os.Remove(dir) // only if empty; another run's file keeps it
+	}
+	return errors.Join(errs...)
+}
+
+// Sweep removes what killed runs left under root, for the run ids mine
+// accepts: hidden temporary files, and files renamed into place by a
+// commit that was killed before its completion record was written (no
+// record names them). It walks every table's partitions once; call it at
+// the start of a run, for the run ids that run is about to write (never
+// another live process's: robotstat gives every input to one shard). It
+// returns how many files it removed.
+func Sweep(root string, mine func(runID string) bool) (int, error) {
+	ix, err := ReadIndex(root)
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	var errs []error
 	for _, t := range AllTables() {
-		tdir := filepath.Join(d.root, string(t))
+		tdir := filepath.Join(root, string(t))
 		parts, err := os.ReadDir(tdir)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
@@ -409,25 +465,46 @@ func (d *Dataset) removeStale(keep []string) error {
 				errs = append(errs, fmt.Errorf("schema: listing %s: %w", pdir, err))
 				continue
 			}
-			removed := 0
 			for _, f := range files {
-				p := filepath.Join(pdir, f.Name())
-				stale := isPartName(f.Name(), d.opts.RunID) && !kept[p] || isTempName(f.Name(), d.opts.RunID)
-				if !stale {
+				name := f.Name()
+				id, temp, ok := partRunID(name)
+				if !ok || !mine(id) {
+					continue
+				}
+				p := filepath.Join(pdir, name)
+				if !temp && ix.Committed(p) {
 					continue
 				}
 				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-					errs = append(errs, fmt.Errorf("schema: removing stale %s: %w", p, err))
+					errs = append(errs, fmt.Errorf("schema: removing leftover %s: %w", p, err))
 					continue
 				}
 				removed++
 			}
-			if removed > 0 && removed == len(files) {
-				_ = os.Remove(pdir) // only if empty; another run's file keeps it
-			}
 		}
 	}
-	return errors.Join(errs...)
+	return removed, errors.Join(errs...)
+}
+
+// partRunID returns the run id of a table file's name (part-<id>.<gen>...)
+// or of its hidden temporary file's, and whether it is the latter.
+func partRunID(name string) (id string, temp, ok bool) {
+	if rest, isTemp := strings.CutPrefix(name, "."); isTemp {
+		i := strings.Index(rest, ".parquet.")
+		if !strings.HasSuffix(rest, ".tmp") || i < 0 {
+			return "", false, false
+		}
+		name, temp = rest[:i+len(".parquet")], true
+	}
+	rest, found := strings.CutPrefix(name, "part-")
+	if !found {
+		return "", false, false
+	}
+	id, _, found = strings.Cut(rest, ".")
+	if !found || !isPartName(name, id) {
+		return "", false, false
+	}
+	return id, temp, true
 }
 
 // isTempName reports whether name is a hidden temporary file of one of run

@@ -55,19 +55,21 @@
 // matches), and only [Dataset.Commit] writes the footers, fsyncs the files,
 // renames them into place and fsyncs the directories. [Dataset.Abort], an
 // error, or a cancelled context removes the temporary files; a killed
-// process leaves only hidden temporary files, which the next commit of the
-// same run id removes. No reader ever sees a truncated *.parquet file.
+// process leaves only hidden temporary files, which [Sweep] removes (robotstat
+// analyze sweeps, for the inputs it is about to read, when it starts). No
+// reader ever sees a truncated *.parquet file.
 //
 // A run is committed all or nothing: each commit's files have names of
 // their own (part-<run id>.<commit>.parquet), the new completion record
 // ([Record], _robotstat/inputs/<run id>.json) replaces the old in one rename
 // once they are all in place, and readers ([TableFiles], [Index]) list only
-// the files a record names; the earlier commit's files are removed after
-// the switch. A crash therefore leaves robotstat's readers the whole new
-// commit or the whole old one, never a mix. (A reader that globs *.parquet
-// itself, DuckDB say, may see a killed commit's files, or an earlier
-// commit's not yet removed, beside the committed ones until the next commit
-// of that run id.)
+// the files a record names; the earlier commit's files (those its record
+// named) are removed after the switch. A crash therefore leaves robotstat's
+// readers the whole new commit or the whole old one, never a mix. (A reader
+// that globs *.parquet itself, DuckDB say, may see a killed commit's files,
+// or an earlier commit's not yet removed, beside the committed ones until a
+// Sweep.) A commit lists no folder, so committing one run per input costs
+// the same in a partition of ten files or of a hundred thousand.
 //
 // # Reading
 //

@@ -150,7 +150,14 @@ func TestKilledWriter(t *testing.T) {
 		if complete != 0 || temps == 0 {
 			t.Fatalf("after a kill before commit: %d complete files, %d temporary files; want 0 and some", complete, temps)
 		}
-		// The next commit of the same run id sweeps the leftovers.
+		// Sweep, for the run ids about to be rerun, removes the leftovers
+		// (and nothing of another run id's); then the rerun commits.
+		if n, err := schema.Sweep(dir, func(id string) bool { return id == "r2" }); err != nil || n != 0 {
+			t.Fatalf("Sweep of another run id removed %d files (%v)", n, err)
+		}
+		if n, err := schema.Sweep(dir, func(id string) bool { return id == "r1" }); err != nil || n != temps {
+			t.Fatalf("Sweep removed %d files (%v), want the %d temporary ones", n, err, temps)
+		}
 		ds, err := schema.Create(schema.Options{Dir: dir, RunID: "r1", Tables: schema.AllTables()})
 		if err != nil {
 			t.Fatal(err)
@@ -162,7 +169,7 @@ func TestKilledWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, temps := checkComplete(t, dir, rows); temps != 0 {
-			t.Fatalf("%d temporary files survive the next commit", temps)
+			t.Fatalf("%d temporary files after Sweep and the next commit", temps)
 		}
 	})
 

@@ -54,6 +54,12 @@ type Options struct {
 	// Input names what the run reads, for its completion record (Record);
 	// empty means RunID.
 	Input string
+	// OmitEmpty makes a run that received no rows at all commit its
+	// completion record and no file. Without it every enabled table gets a
+	// zero-row file, so that queries on it find one (robotstat analyze
+	// commits one run per input, and an input without captures would
+	// otherwise leave zero-row files of an unknown crawl).
+	OmitEmpty bool
 	// Version is robotstat's version, recorded as robotstat.version and in
 	// the files' created_by. Empty means "devel".
 	Version string

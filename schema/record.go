@@ -19,9 +19,9 @@ const RecordDir = "_robotstat/inputs"
 // Record is the completion record of one committed run (one Dataset): what
 // it read, with which options, the files it put in place and their rows. A
 // commit writes it last, after every file of the run is renamed into place
-// and synced, and removes the earlier record of the same run id first, so
-// that a run whose record exists is complete, and a run without one
-// (killed, or failed while committing) is not part of the dataset: readers
+// and synced, replacing the earlier record of the same run id in one
+// rename, so that a run whose record exists is complete, and files no
+// record names (a killed commit's) are not part of the dataset: readers
 // (TableFiles, Index) list only files some record names.
 type Record struct {
 	// RunID names the run's files (part-<RunID>.parquet).
@@ -143,6 +143,23 @@ func (ix *Index) Sorted() []*Record {
 		return out[i].RunID < out[j].RunID
 	})
 	return out
+}
+
+// readRecord reads root's record of run runID; nil when there is none.
+func readRecord(root, runID string) (*Record, error) {
+	p := recordPath(root, runID)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("schema: reading %s: %w", p, err)
+	}
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("schema: completion record %s: %w", p, err)
+	}
+	return &r, nil
 }
 
 // writeRecord writes r as root's record of its run: a hidden temporary file
