@@ -174,7 +174,7 @@ func openParquet(path string) (*os.File, *parquet.File, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("schema: reading %s: %w", path, err)
 	}
-	if v, ok := pf.Lookup(MetaSchemaVersion); ok && v != SchemaVersion {
+	if v, ok := pf.Lookup(MetaSchemaVersion); ok && !ReadsSchemaVersion(v) {
 		f.Close()
 		return nil, nil, fmt.Errorf("%w: %s has schema version %s, this robotstat reads %s", ErrSchemaVersion, path, v, SchemaVersion)
 	}

@@ -54,6 +54,7 @@ var builders = map[schema.TableName]builder{
 	schema.Agents:      (*Analyzer).agentRows,
 	schema.Bots:        (*Analyzer).botRows,
 	schema.Directives:  (*Analyzer).directiveRows,
+	schema.Signals:     (*Analyzer).signalRows,
 	schema.Verdicts:    (*Analyzer).verdictRows,
 	schema.Rules:       (*Analyzer).ruleRows,
 	schema.Sitemaps:    (*Analyzer).sitemapRows,
@@ -112,7 +113,7 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	a.col = collector{
 		in:          &a.in,
 		diagnostics: want(schema.Diagnostics),
-		signalPairs: want(schema.Directives),
+		signalPairs: want(schema.Directives) || want(schema.Signals),
 		sitemapRows: want(schema.Sitemaps),
 		groupKeys:   want(schema.Groups),
 	}
