@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/robotstat/robotstat/schema"
 )
@@ -47,11 +48,16 @@ type Summary struct {
 	Captures int64 `json:"captures"`
 	// Warnings about the inputs (a crawl without a verdicts table, ...).
 	Warnings []string `json:"warnings,omitempty"`
+	// History says what site_history holds.
+	History HistorySummary `json:"history"`
 }
 
 // CrawlSummary counts the sites of one crawl by outcome.
 type CrawlSummary struct {
-	Crawl     string           `json:"crawl"`
+	Crawl string `json:"crawl"`
+	// Date is the crawl's date (sites.crawl_date), YYYY-MM-DD; empty when
+	// it has none.
+	Date      string           `json:"date,omitempty"`
 	Captures  int64            `json:"captures"`
 	Sites     int64            `json:"sites"`
 	ByOutcome map[string]int64 `json:"by_outcome"`
@@ -102,24 +108,41 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	defer ds.Abort()
-	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds)}
+	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds),
+		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
 
-	for _, crawl := range crawlsOf(caps) {
+	crawls := crawlsOf(caps)
+	var all int64
+	for _, f := range caps {
+		all += rows[f.Path]
+	}
+	hist, err := newHistory(ctx, tmp, partitionsFor(all, int64(o.PartitionCaptures), maxHistoryPartitions))
+	if err != nil {
+		return sum, err
+	}
+	defer hist.remove()
+	dates := make([]int32, len(crawls))
+	for ci, crawl := range crawls {
 		files := filesOf(caps, crawl)
 		var n int64
 		for _, f := range files {
 			n += rows[f.Path]
 		}
-		p := int(min(max(1, (n+int64(o.PartitionCaptures)-1)/int64(o.PartitionCaptures)), maxPartitions))
-		c := &crawlRun{ctx: ctx, crawl: crawl, p: p, dir: tmp, out: out}
+		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, p: partitionsFor(n, int64(o.PartitionCaptures), maxPartitions), dir: tmp, out: out, hist: hist}
 		cs, warns, err := c.run(files, filesOf(verdicts, crawl))
 		if err != nil {
 			return sum, err
 		}
+		dates[ci] = c.date
 		sum.Crawls = append(sum.Crawls, cs)
 		sum.Captures += cs.Captures
 		sum.Warnings = append(sum.Warnings, warns...)
 	}
+	hs, err := hist.build(crawls, dates, out)
+	if err != nil {
+		return sum, err
+	}
+	sum.History = hs
 	if err := out.flush(); err != nil {
 		return sum, err
 	}
@@ -127,6 +150,12 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	return sum, nil
+}
+
+// partitionsFor returns how many partitions hold n records, per at most
+// each and at most max of them.
+func partitionsFor(n, each int64, max_ int) int {
+	return int(min(max(1, (n+each-1)/each), int64(max_)))
 }
 
 // crawlsOf returns the crawls of files in their order (TableFiles sorts
@@ -153,10 +182,12 @@ func filesOf(files []schema.File, crawl string) []schema.File {
 
 // writer buffers the rows of the reduce step's tables.
 type writer struct {
-	sites    *schema.TableWriter[schema.SiteRow]
-	bots     *schema.TableWriter[schema.SiteBotRow]
-	siteRows []schema.SiteRow
-	botRows  []schema.SiteBotRow
+	sites       *schema.TableWriter[schema.SiteRow]
+	bots        *schema.TableWriter[schema.SiteBotRow]
+	history     *schema.TableWriter[schema.SiteHistoryRow]
+	siteRows    []schema.SiteRow
+	botRows     []schema.SiteBotRow
+	historyRows []schema.SiteHistoryRow
 }
 
 const writeBatch = 8192
@@ -177,6 +208,14 @@ func (w *writer) bot(r schema.SiteBotRow) error {
 	return nil
 }
 
+func (w *writer) historyRow(r schema.SiteHistoryRow) error {
+	w.historyRows = append(w.historyRows, r)
+	if len(w.historyRows) >= writeBatch {
+		return w.flush()
+	}
+	return nil
+}
+
 func (w *writer) flush() error {
 	if err := w.sites.Write(w.siteRows); err != nil {
 		return err
@@ -184,7 +223,10 @@ func (w *writer) flush() error {
 	if err := w.bots.Write(w.botRows); err != nil {
 		return err
 	}
-	w.siteRows, w.botRows = w.siteRows[:0], w.botRows[:0]
+	if err := w.history.Write(w.historyRows); err != nil {
+		return err
+	}
+	w.siteRows, w.botRows, w.historyRows = w.siteRows[:0], w.botRows[:0], w.historyRows[:0]
 	return nil
 }
 
@@ -192,9 +234,12 @@ func (w *writer) flush() error {
 type crawlRun struct {
 	ctx   context.Context
 	crawl string
+	index int // of the crawl among the dataset's, for the history
 	p     int
 	dir   string
 	out   *writer
+	hist  *history
+	date  int32 // sites.crawl_date, once stage A has read the captures
 
 	spills []*spill
 }
@@ -249,6 +294,7 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 		return cs, nil, err
 	}
 	var b enc
+	days := fetchDays{}
 	for _, f := range captureFiles {
 		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
 			for i := range rows {
@@ -262,6 +308,7 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 				fetch := int64(noTime)
 				if !r.FetchTime.IsZero() {
 					fetch = r.FetchTime.UnixMilli()
+					days.add(fetch)
 				}
 				b = enc(b[:0]).id(id).str(r.URL).byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget)
 				if err := caps.add(c.part(authority(r.URL)), b); err != nil {
@@ -285,6 +332,10 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 		if err != nil {
 			return cs, nil, err
 		}
+	}
+	c.date = crawlDate(c.crawl, days)
+	if c.date != 0 {
+		cs.Date = schema.DaysDate(c.date).Format(time.DateOnly)
 	}
 	// Stages B and C: what each redirect target leads to, then each site.
 	res, err := c.resolveTargets(caps, targets)
@@ -648,13 +699,14 @@ func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error 
 				y++
 			}
 			row := siteRow(c.crawl, best, int32(y-x))
+			row.CrawlDate = c.date
 			cs.Sites++
 			cs.ByOutcome[row.Outcome]++
 			if err := c.out.site(row); err != nil {
 				return err
 			}
 			// the site_bots request, by the answer's partition
-			b = enc(b[:0]).str(best.host).byte(best.res.class).bool(best.res.ans != nil)
+			b = enc(b[:0]).str(best.host).byte(best.res.class).int(best.rank).bool(best.res.ans != nil)
 			q := c.part(best.host)
 			if a := best.res.ans; a != nil {
 				b = b.id(a.id)
@@ -693,6 +745,7 @@ func siteRow(crawl string, k *candidate, candidates int32) schema.SiteRow {
 type siteRequest struct {
 	host   string
 	class  uint8
+	rank   int64
 	hasAns bool
 	id     [16]byte
 }
@@ -711,6 +764,8 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		return 0, nil, err
 	}
 	var catalogs []*schema.BotList
+	var metas []string // each catalog's metadata, the key the history knows it by
+	var codes []byte
 	catIndex := map[string]int{}
 	var b enc
 	for _, f := range files {
@@ -727,6 +782,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 			}
 			ci = len(catalogs)
 			catalogs = append(catalogs, l)
+			metas = append(metas, meta)
 			catIndex[meta] = ci
 		}
 		err = schema.ReadFile(c.ctx, f.Path, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
@@ -755,7 +811,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		need := map[[16]byte]bool{}
 		if err := sites.each(q, func(rec []byte) error {
 			d := dec{b: rec}
-			r := siteRequest{host: d.str(), class: d.byte(), hasAns: d.bool()}
+			r := siteRequest{host: d.str(), class: d.byte(), rank: d.int(), hasAns: d.bool()}
 			if r.hasAns {
 				r.id = d.id()
 				need[r.id] = true
@@ -801,14 +857,22 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		}
 		sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
 		for _, r := range reqs {
+			// A site's rows go out together, in catalog order, and so does
+			// its history record: the bots' verdicts as codes.
+			codes = codes[:0]
 			if f, ok := got[r.id]; ok && r.hasAns {
 				l := catalogs[f.cat]
 				for i := range l.Len() {
-					if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), &f.tuples[f.idx[i]])); err != nil {
+					v := &f.tuples[f.idx[i]]
+					if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), v)); err != nil {
 						return 0, nil, err
 					}
+					codes = append(codes, verdictCode(v))
 				}
 				n += int64(l.Len())
+				if err := c.hist.add(r.host, c.index, r.class, r.rank, c.hist.catalog(metas[f.cat], l), codes); err != nil {
+					return 0, nil, err
+				}
 				continue
 			}
 			v := implied(r.class)
@@ -817,8 +881,12 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 				if err := c.out.bot(siteBot(c.crawl, r.host, l.At(i), &v)); err != nil {
 					return 0, nil, err
 				}
+				codes = append(codes, verdictCode(&v))
 			}
 			n += int64(l.Len())
+			if err := c.hist.add(r.host, c.index, r.class, r.rank, c.hist.catalog(metas[0], l), codes); err != nil {
+				return 0, nil, err
+			}
 		}
 	}
 	return n, warns, nil
