@@ -112,14 +112,14 @@ func verdictCode(v *schema.BotVerdict) byte {
 	return m<<4 | d
 }
 
-// add records one site: host in crawl (its index among the dataset's), its
+// add records one site: host (and its registered domain) in crawl (its index among the dataset's), its
 // outcome class and rank, and each bot's code in the order of catalog cat.
-func (h *history) add(host string, crawl int, class uint8, rank int64, cat int, codes []byte) error {
+func (h *history) add(host, regdom string, crawl int, class uint8, rank int64, cat int, codes []byte) error {
 	for len(h.sites) <= crawl {
 		h.sites = append(h.sites, 0)
 	}
 	h.sites[crawl]++
-	b := enc(h.buf[:0]).str(host).uint(uint64(crawl)).byte(class).int(rank).uint(uint64(cat))
+	b := enc(h.buf[:0]).str(host).str(regdom).uint(uint64(crawl)).byte(class).int(rank).uint(uint64(cat))
 	// Run-length: most bots of a site take the * group's verdict.
 	runs := 0
 	for i := 0; i < len(codes); {
@@ -146,6 +146,7 @@ func (h *history) add(host string, crawl int, class uint8, rank int64, cat int, 
 // siteRecord is one history record, read back.
 type siteRecord struct {
 	host  string
+	regd  string
 	crawl int // index among the dataset's crawls
 	pos   int // position in date order
 	class uint8
@@ -184,7 +185,7 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 		recs = recs[:0]
 		if err := h.spill.each(p, func(rec []byte) error {
 			d := dec{b: rec}
-			r := siteRecord{host: d.str(), crawl: int(d.uint()), class: d.byte(), rank: d.int(), cat: int(d.uint())}
+			r := siteRecord{host: d.str(), regd: d.str(), crawl: int(d.uint()), class: d.byte(), rank: d.int(), cat: int(d.uint())}
 			runs := int(d.uint())
 			start := len(rec) - len(d.b)
 			for range runs {
@@ -272,7 +273,7 @@ func (h *history) hostRows(recs []siteRecord, crawls []string, dates []int32, nC
 			continue
 		}
 		id := h.bots[b]
-		row := schema.SiteHistoryRow{Host: first.host, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
+		row := schema.SiteHistoryRow{Host: first.host, RegisteredDomain: last.regd, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
 			Crawls: int32(len(recs)), ParsedCrawls: parsed, Panel: int(parsed) == nCrawls,
 			FirstCrawl: crawls[first.crawl], LastCrawl: crawls[last.crawl], Rank: last.rank}
 		prev := -1 // verdict in the previous parsed crawl

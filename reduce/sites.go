@@ -706,7 +706,7 @@ func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error 
 				return err
 			}
 			// the site_bots request, by the answer's partition
-			b = enc(b[:0]).str(best.host).byte(best.res.class).int(best.rank).bool(best.res.ans != nil)
+			b = enc(b[:0]).str(best.host).str(best.regdom).byte(best.res.class).int(best.rank).bool(best.res.ans != nil)
 			q := c.part(best.host)
 			if a := best.res.ans; a != nil {
 				b = b.id(a.id)
@@ -744,6 +744,7 @@ func siteRow(crawl string, k *candidate, candidates int32) schema.SiteRow {
 // siteRequest is a site waiting for its answer's verdicts.
 type siteRequest struct {
 	host   string
+	regdom string
 	class  uint8
 	rank   int64
 	hasAns bool
@@ -811,7 +812,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		need := map[[16]byte]bool{}
 		if err := sites.each(q, func(rec []byte) error {
 			d := dec{b: rec}
-			r := siteRequest{host: d.str(), class: d.byte(), rank: d.int(), hasAns: d.bool()}
+			r := siteRequest{host: d.str(), regdom: d.str(), class: d.byte(), rank: d.int(), hasAns: d.bool()}
 			if r.hasAns {
 				r.id = d.id()
 				need[r.id] = true
@@ -870,7 +871,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 					codes = append(codes, verdictCode(v))
 				}
 				n += int64(l.Len())
-				if err := c.hist.add(r.host, c.index, r.class, r.rank, c.hist.catalog(metas[f.cat], l), codes); err != nil {
+				if err := c.hist.add(r.host, r.regdom, c.index, r.class, r.rank, c.hist.catalog(metas[f.cat], l), codes); err != nil {
 					return 0, nil, err
 				}
 				continue
@@ -884,7 +885,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 				codes = append(codes, verdictCode(&v))
 			}
 			n += int64(l.Len())
-			if err := c.hist.add(r.host, c.index, r.class, r.rank, c.hist.catalog(metas[0], l), codes); err != nil {
+			if err := c.hist.add(r.host, r.regdom, c.index, r.class, r.rank, c.hist.catalog(metas[0], l), codes); err != nil {
 				return 0, nil, err
 			}
 		}

@@ -15,6 +15,10 @@ package schema
 type SiteHistoryRow struct {
 	// Host, lower-cased, without port (as in sites).
 	Host string `parquet:"host,dict"`
+	// Registered domain of host (as in sites), so that a ranked list of
+	// domains can be joined. NULL when host is an IP address or a public
+	// suffix.
+	RegisteredDomain string `parquet:"registered_domain,optional,dict"`
 	// The bot's product token as the catalog spells it (e.g. GPTBot).
 	Bot string `parquet:"bot,dict"`
 	// Who runs the bot (e.g. OpenAI).

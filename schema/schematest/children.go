@@ -167,7 +167,7 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 			Matched: b.Matched, RootAllowed: b.RootAllowed, Verdict: b.Verdict, Somesite: b.Somesite, CIC: b.CIC, CCClass: b.CCClass})
 		// Every host is a site of one crawl only (hosts differ per
 		// capture): its history is that crawl.
-		h := schema.SiteHistoryRow{Host: k.Host, Bot: b.Bot, Operator: b.Operator, Category: b.Category,
+		h := schema.SiteHistoryRow{Host: k.Host, RegisteredDomain: c.RegisteredDomain, Bot: b.Bot, Operator: b.Operator, Category: b.Category,
 			Crawls: 1, FirstCrawl: k.Crawl, LastCrawl: k.Crawl, Rank: c.Rank}
 		if parsed {
 			h.ParsedCrawls, h.LastVerdict = 1, b.Verdict
