@@ -52,11 +52,15 @@ func leadBots(r *Report) []int {
 	return bots
 }
 
-func botName(r *Report, bi int) string {
+// botName is how a chart names bot bi; the line of the AI bots only *
+// decides says so in its tooltip (botTitle).
+func botName(r *Report, bi int) string { return r.botLabel(bi) }
+
+func botTitle(r *Report, bi int) string {
 	if len(r.StarOnly) > 0 && bi == r.StarOnly[0] {
-		return r.starOnlyLabel() + ": only * applies"
+		return "only * applies to these bots: " + strings.Join(starOnlyNames(r), ", ")
 	}
-	return r.botLabel(bi)
+	return r.Bots[bi].Bot
 }
 
 // leadVariants are the small multiples of the lead chart over time: one
@@ -90,6 +94,7 @@ func leadVariants(r *Report, sw switches) []variant {
 				star = append(star, Cell{bc.Counts[MatchedStar][DefVerdict][ClassFull], bc.Sites})
 			}
 			p := areaPanel(a, top, step, botName(r, bi), named, star, fmt.Sprintf("lead-%s-pooled-%d", PopNames[pop], k))
+			p.Title = botTitle(r, bi)
 			p.Data = []attr{{"bot", r.Bots[bi].Bot}}
 			if len(r.StarOnly) > 0 && bi == r.StarOnly[0] {
 				p.Data = []attr{{"bots", strings.Join(starOnlyNames(r), ",")}}
@@ -130,6 +135,7 @@ func leadVariants(r *Report, sw switches) []variant {
 			}
 			series = append(series, lineSeries{Label: "all ranks", Colour: colourMuted, Dash: "4 3", Cells: fullCells(t.Points[pop][StratumAll], bi)})
 			p := linePanel(a, topS, stepS, botName(r, bi), series, fmt.Sprintf("lead-%s-strata-%d", PopNames[pop], k), "% of parsed sites")
+			p.Title = botTitle(r, bi)
 			p.Data = []attr{{"bot", r.Bots[bi].Bot}}
 			v.Panels = append(v.Panels, p)
 		}
@@ -284,6 +290,7 @@ func cohortVariants(r *Report, sw switches) []variant {
 		v := variant{Class: variantClass(pop, ""), Legend: []legendItem{{Color: colourNamed, Label: "still blocked in the host's last crawl"}, {Color: "#e69f00", Label: "later unblocked"}}}
 		for k, bi := range bots {
 			p := cohortPanel(a, top, step, botName(r, bi), t.Cohorts[pop][StratumAll][bi], fmt.Sprintf("cohort-%s-%d", PopNames[pop], k))
+			p.Title = botTitle(r, bi)
 			p.Data = []attr{{"bot", r.Bots[bi].Bot}}
 			v.Panels = append(v.Panels, p)
 		}

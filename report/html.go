@@ -186,7 +186,7 @@ svg text.inside { font-weight: 600; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 12px 14px; margin-top: 6px; }
 .grid figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px 2px; }
 .grid figcaption { display: flex; justify-content: space-between; gap: 8px; font-size: 13px; font-weight: 600; }
-.grid figcaption .name { overflow: hidden; text-overflow: ellipsis; }
+.grid figcaption .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .grid figcaption .last { font-weight: 400; color: var(--muted); white-space: nowrap; }
 .grid svg { width: 100%; }
 input.sw { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; pointer-events: none; }

@@ -548,12 +548,18 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 	}
 	bottom := y
 	var grid []el
-	for v := 0.0; v <= top+1e-9; v += step {
+	// Label every k-th grid line, so that labels never run into each other.
+	every := max(1, int(math.Ceil((textWidth("-2.5%", 11)+8)/(step*scale))))
+	for k, v := 0, 0.0; v <= top+1e-9; k, v = k+1, v+step {
 		for _, sgn := range []float64{1, -1} {
 			if sgn < 0 && (!diverging || v == 0) {
 				continue
 			}
 			px := zero + sgn*v*scale
+			grid = append(grid, vline(px, 18, bottom, colourGrid))
+			if k%every != 0 {
+				continue
+			}
 			label := percentLabel(v)
 			if diverging {
 				label = strings.TrimSuffix(ppLabel(sgn*v), " pp")
@@ -561,7 +567,7 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 			if narrow && px < 8 {
 				px = 8
 			}
-			grid = append(grid, vline(px, 18, bottom, colourGrid), text(px, 12, label, 11, "middle", "tick"), text(px, bottom+14, label, 11, "middle", "tick"))
+			grid = append(grid, text(px, 12, label, 11, "middle", "tick"), text(px, bottom+14, label, 11, "middle", "tick"))
 		}
 	}
 	fig.Els = append(append(grid, vline(zero, 18, bottom, colourAxis)), els...)
