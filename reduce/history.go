@@ -87,8 +87,23 @@ const (
 	codeFull, codePartial, codeNone, codeUnknown     = 0, 1, 2, 3
 )
 
-var codeMatched = [...]string{schema.MatchedNamed, schema.MatchedStar, schema.MatchedNone, ""}
-var codeVerdict = [...]string{schema.VerdictFull, schema.VerdictPartial, schema.VerdictNone, schema.VerdictUnknown}
+// The values of site_history's matched and verdict columns by code, as the
+// pointers its rows share (nil for NULL).
+var (
+	codeMatched = [...]*string{ptr(schema.MatchedNamed), ptr(schema.MatchedStar), ptr(schema.MatchedNone), nil}
+	codeVerdict = [...]*string{ptr(schema.VerdictFull), ptr(schema.VerdictPartial), ptr(schema.VerdictNone), ptr(schema.VerdictUnknown)}
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// nullable returns a pointer to v, or nil (NULL) for its zero value.
+func nullable[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
 
 func verdictCode(v *schema.BotVerdict) byte {
 	m := byte(codeOtherMatch)
@@ -176,6 +191,13 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 			sum.Crawls++
 		}
 	}
+	// The crawl columns' values, shared by every row: nil for the unknown
+	// crawl and a crawl without a date.
+	names := make([]*string, len(crawls))
+	days := make([]*int32, len(crawls))
+	for i := range crawls {
+		names[i], days[i] = nullable(crawls[i]), nullable(dates[i])
+	}
 	var recs []siteRecord
 	var scratch []byte
 	for p := range h.p {
@@ -213,7 +235,7 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 			for y < len(recs) && recs[y].host == recs[x].host {
 				y++
 			}
-			n, err := h.hostRows(recs[x:y], crawls, dates, sum.Crawls, out, &scratch)
+			n, err := h.hostRows(recs[x:y], names, days, sum.Crawls, out, &scratch)
 			if err != nil {
 				return sum, err
 			}
@@ -239,8 +261,9 @@ func parsedCrawls(recs []siteRecord) int {
 }
 
 // hostRows writes the rows of one host, whose records (one per crawl in
-// which it is a site) come in date order.
-func (h *history) hostRows(recs []siteRecord, crawls []string, dates []int32, nCrawls int, out *writer, scratch *[]byte) (int64, error) {
+// which it is a site) come in date order; crawls and dates are the crawl
+// columns' values by crawl index.
+func (h *history) hostRows(recs []siteRecord, crawls []*string, dates []*int32, nCrawls int, out *writer, scratch *[]byte) (int64, error) {
 	// codes[i*nb+b] is bot b's code in record i; 0xff where the record's
 	// catalog lacks the bot.
 	nb := len(h.bots)
@@ -267,15 +290,16 @@ func (h *history) hostRows(recs []siteRecord, crawls []string, dates []int32, nC
 	}
 	parsed := int32(parsedCrawls(recs))
 	first, last := &recs[0], &recs[len(recs)-1]
+	regdom, rank := nullable(last.regd), nullable(last.rank) // shared by the host's rows
 	var n int64
 	for b := range nb {
 		if !present[b] {
 			continue
 		}
 		id := h.bots[b]
-		row := schema.SiteHistoryRow{Host: first.host, RegisteredDomain: last.regd, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
+		row := schema.SiteHistoryRow{Host: first.host, RegisteredDomain: regdom, Bot: id.Bot, Operator: id.Operator, Category: id.Category,
 			Crawls: int32(len(recs)), ParsedCrawls: parsed, Panel: int(parsed) == nCrawls,
-			FirstCrawl: crawls[first.crawl], LastCrawl: crawls[last.crawl], Rank: last.rank}
+			FirstCrawl: crawls[first.crawl], LastCrawl: crawls[last.crawl], Rank: rank}
 		prev := -1 // verdict in the previous parsed crawl
 		unblocked := false
 		for i := range recs {

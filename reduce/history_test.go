@@ -69,12 +69,12 @@ func TestSiteHistory(t *testing.T) {
 				continue
 			}
 			date := ""
-			if r.FirstFullDate != 0 {
-				date = schema.DaysDate(r.FirstFullDate).Format("2006-01-02")
+			if r.FirstFullDate != nil {
+				date = schema.DaysDate(*r.FirstFullDate).Format("2006-01-02")
 			}
 			got[r.Host+" "+r.Bot] = fmt.Sprintf("crawls=%d parsed=%d panel=%v first=%s last=%s full=%s/%s/%s last_full=%s n_full=%d unblocked=%s changes=%d last_verdict=%s rank=%d",
-				r.Crawls, r.ParsedCrawls, r.Panel, r.FirstCrawl, r.LastCrawl, r.FirstFullCrawl, date, r.FirstFullMatched,
-				r.LastFullCrawl, r.FullCrawls, r.UnblockedCrawl, r.Changes, r.LastVerdict, r.Rank)
+				r.Crawls, r.ParsedCrawls, r.Panel, str(r.FirstCrawl), str(r.LastCrawl), str(r.FirstFullCrawl), date, str(r.FirstFullMatched),
+				str(r.LastFullCrawl), r.FullCrawls, str(r.UnblockedCrawl), r.Changes, str(r.LastVerdict), num(r.Rank))
 		}
 		return nil
 	}); err != nil {
@@ -121,4 +121,19 @@ func TestSiteHistory(t *testing.T) {
 	if want := map[string]string{early: "2023-12-11", mid: "2024-03-04", late: "2024-08-03"}; fmt.Sprint(dates) != fmt.Sprint(want) {
 		t.Errorf("crawl dates %v, want %v", dates, want)
 	}
+}
+
+// str and num print a NULL (nil) as empty and 0.
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func num(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -49,7 +49,7 @@ func (s *Tally) AddHistory(rows []schema.SiteHistoryRow) {
 			if r.Panel {
 				s.panel = append(s.panel, h1)
 			}
-			s.histBucket = bucketOf(s.rankOf(r.Host, r.RegisteredDomain, r.Rank))
+			s.histBucket = bucketOf(s.rankOf(r.Host, deref(r.RegisteredDomain), deref(r.Rank)))
 			if r.ParsedCrawls > 0 {
 				s.histHosts[b2i(r.Panel)][s.histBucket]++
 			}
@@ -63,23 +63,34 @@ func (s *Tally) AddHistory(rows []schema.SiteHistoryRow) {
 			acc = cohortAcc{}
 			s.cohorts[s.bots[bi].Bot] = acc
 		}
-		byCell := acc[r.FirstFullCrawl]
+		// NULL is the unknown crawl here: full_crawls says there is one
+		first := deref(r.FirstFullCrawl)
+		byCell := acc[first]
 		if byCell == nil {
 			byCell = &[2][numBuckets]CohortCounts{}
-			acc[r.FirstFullCrawl] = byCell
+			acc[first] = byCell
 		}
 		c := &byCell[b2i(r.Panel)][s.histBucket]
 		c.First++
-		switch r.FirstFullMatched {
+		switch deref(r.FirstFullMatched) {
 		case schema.MatchedNamed:
 			c.Named++
 		case schema.MatchedStar:
 			c.Star++
 		}
-		if r.UnblockedCrawl != "" {
+		if r.UnblockedCrawl != nil { // (a block lapsed in the unknown crawl reads as none)
 			c.Unblocked++
 		}
 	}
+}
+
+// deref returns *p, the zero value for nil (NULL).
+func deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
+	}
+	return *p
 }
 
 // sortPanel makes the panel searchable; AddSites needs it.

@@ -194,11 +194,11 @@ const ReadBatchRows = 4096
 // Columns are read column by column, page by page, without building rows
 // the caller did not ask for: string columns of dictionary pages are
 // converted to Go strings once per dictionary entry, not once per row. Only
-// top-level columns of type string (BYTE_ARRAY), bool, int32 (also into an
-// *int32 field, where NULL reads as nil), int64, float64 and millisecond
-// timestamps (time.Time, UTC; a NULL reads as the zero time) can be read
-// (not lists or structs); any other, or a column the file lacks, is an
-// error wrapping ErrColumn.
+// top-level columns of type string (BYTE_ARRAY), bool, int32, int64 (also
+// into *string, *int32 and *int64 fields, where NULL reads as nil),
+// float64 and millisecond timestamps (time.Time, UTC; a NULL reads as the
+// zero time) can be read (not lists or structs); any other, or a column
+// the file lacks, is an error wrapping ErrColumn.
 //
 // The batch passed to fn is reused for the next batch: fn must not keep it,
 // but may keep the strings in it. Errors name the file and wrap the cause.
@@ -267,7 +267,7 @@ type columnReader interface {
 
 // fieldValue is the type of a row field ReadFile can fill.
 type fieldValue interface {
-	string | bool | int32 | *int32 | int64 | float64 | time.Time
+	string | *string | bool | int32 | *int32 | int64 | *int64 | float64 | time.Time
 }
 
 // columnAt says where a column's values come from and go.
@@ -338,10 +338,15 @@ func bindColumns[T Row](s *parquet.Schema, columns []string) ([]columnReader, er
 		case sf.Type.Kind() == reflect.Int32:
 			want, c = parquet.Int32, newColumn(at, parquet.Value.Int32)
 		case sf.Type == reflect.TypeFor[*int32]():
-			// An optional INT32 whose NULL must stay apart from 0
-			// (signals.group_index): NULL reads as nil. Rows of the same
-			// value may share the pointer; it must not be written to.
+			// Optional columns read into pointers (signals.group_index,
+			// whose NULL must stay apart from 0, and site_history's): NULL
+			// reads as nil. Rows of the same value may share the pointer;
+			// it must not be written to.
 			want, c = parquet.Int32, newColumn(at, int32Pointer)
+		case sf.Type == reflect.TypeFor[*string]():
+			want, c = parquet.ByteArray, newColumn(at, stringPointer)
+		case sf.Type == reflect.TypeFor[*int64]():
+			want, c = parquet.Int64, newColumn(at, int64Pointer)
 		case sf.Type == reflect.TypeFor[int64]():
 			want, c = parquet.Int64, newColumn(at, parquet.Value.Int64)
 		case sf.Type == reflect.TypeFor[time.Time]():
@@ -369,6 +374,16 @@ func stringValue(v parquet.Value) string { return string(v.ByteArray()) }
 
 func int32Pointer(v parquet.Value) *int32 {
 	x := v.Int32()
+	return &x
+}
+
+func stringPointer(v parquet.Value) *string {
+	x := string(v.ByteArray())
+	return &x
+}
+
+func int64Pointer(v parquet.Value) *int64 {
+	x := v.Int64()
 	return &x
 }
 

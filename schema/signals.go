@@ -10,7 +10,8 @@ package schema
 // same pairs without lines and groups. parse/doc.go names the versions of
 // both vocabularies robotstat reads.
 //
-// A SignalRow is a plain value.
+// A SignalRow is a plain value; TableWriter.Write copies what it needs, so
+// a batch may be reused once Write returns.
 type SignalRow struct {
 	Key
 

@@ -167,16 +167,36 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 			Matched: b.Matched, RootAllowed: b.RootAllowed, Verdict: b.Verdict, Somesite: b.Somesite, CIC: b.CIC, CCClass: b.CCClass})
 		// Every host is a site of one crawl only (hosts differ per
 		// capture): its history is that crawl.
-		h := schema.SiteHistoryRow{Host: k.Host, RegisteredDomain: c.RegisteredDomain, Bot: b.Bot, Operator: b.Operator, Category: b.Category,
-			Crawls: 1, FirstCrawl: k.Crawl, LastCrawl: k.Crawl, Rank: c.Rank}
+		h := schema.SiteHistoryRow{Host: k.Host, RegisteredDomain: nullString(c.RegisteredDomain), Bot: b.Bot, Operator: b.Operator, Category: b.Category,
+			Crawls: 1, FirstCrawl: nullString(k.Crawl), LastCrawl: nullString(k.Crawl), Rank: nullInt64(c.Rank)}
 		if parsed {
-			h.ParsedCrawls, h.LastVerdict = 1, b.Verdict
+			h.ParsedCrawls, h.LastVerdict = 1, nullString(b.Verdict)
 			if b.Verdict == schema.VerdictFull {
-				h.FirstFullCrawl, h.FirstFullDate, h.FirstFullMatched, h.LastFullCrawl, h.FullCrawls = k.Crawl, site.CrawlDate, b.Matched, k.Crawl, 1
+				h.FirstFullCrawl, h.FirstFullMatched, h.LastFullCrawl, h.FullCrawls = nullString(k.Crawl), nullString(b.Matched), nullString(k.Crawl), 1
+				if site.CrawlDate != 0 {
+					d := site.CrawlDate
+					h.FirstFullDate = &d
+				}
 			}
 		}
 		r.SiteHistory = append(r.SiteHistory, h)
 	}
+}
+
+// nullString and nullInt64 return a pointer to v, nil (NULL) for the zero
+// value.
+func nullString(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+func nullInt64(v int64) *int64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
 }
 
 // crawlDate is the date robotstat sites gives a fixture crawl: the fixture's
