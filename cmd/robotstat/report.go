@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/report"
+	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
 
@@ -118,7 +120,11 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	}
 	data.Generator, data.Strata = Version, f.strata
 	for _, t := range data.Missing {
-		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; what the report reads from it is empty (robotstat sites %s rebuilds the tables it builds)\n", dir, t, dir)
+		hint := "robotstat analyze writes it (an older version did not)"
+		if slices.Contains(schema.ReduceTables(), t) {
+			hint = "robotstat sites " + dir + " builds it"
+		}
+		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; what the report reads from it is empty (%s)\n", dir, t, hint)
 	}
 	for _, w := range data.Warnings {
 		fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", dir, w)
