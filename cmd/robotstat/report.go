@@ -120,7 +120,7 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	}
 	data.Generator, data.Strata = Version, f.strata
 	for _, t := range data.Missing {
-		hint := "robotstat analyze writes it (an older version did not)"
+		hint := "robotstat analyze writes it; versions before schema 2 did not"
 		if slices.Contains(schema.ReduceTables(), t) {
 			hint = "robotstat sites " + dir + " builds it"
 		}
