@@ -54,16 +54,6 @@ func (s *spill) add(i int, b []byte) error {
 	return nil
 }
 
-// flush makes every record added so far readable.
-func (s *spill) flush() error {
-	for _, w := range s.bufs {
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("reduce: writing spill file: %w", err)
-		}
-	}
-	return nil
-}
-
 // each calls fn with every record of partition i, in the order added. The
 // slice passed to fn is reused for the next record.
 func (s *spill) each(i int, fn func([]byte) error) error {
@@ -134,13 +124,12 @@ func (s *spill) remove() error {
 // fields.
 type enc []byte
 
-func (e enc) str(s string) enc   { return append(binary.AppendUvarint(e, uint64(len(s))), s...) }
-func (e enc) uint(v uint64) enc  { return binary.AppendUvarint(e, v) }
-func (e enc) int(v int64) enc    { return binary.AppendVarint(e, v) }
-func (e enc) id(v [16]byte) enc  { return append(e, v[:]...) }
-func (e enc) byte(v uint8) enc   { return append(e, v) }
-func (e enc) bool(v bool) enc    { return e.byte(b2u(v)) }
-func (e enc) bytes(v []byte) enc { return append(binary.AppendUvarint(e, uint64(len(v))), v...) }
+func (e enc) str(s string) enc  { return append(binary.AppendUvarint(e, uint64(len(s))), s...) }
+func (e enc) uint(v uint64) enc { return binary.AppendUvarint(e, v) }
+func (e enc) int(v int64) enc   { return binary.AppendVarint(e, v) }
+func (e enc) id(v [16]byte) enc { return append(e, v[:]...) }
+func (e enc) byte(v uint8) enc  { return append(e, v) }
+func (e enc) bool(v bool) enc   { return e.byte(b2u(v)) }
 
 func b2u(v bool) uint8 {
 	if v {
