@@ -261,8 +261,14 @@ func (s *Tally) AddSignals(rows []schema.SignalRow) {
 		}
 		s.sig.add(r)
 	}
+}
+
+// endSignals combines the last capture's signals; a capture's rows may go
+// on in the next AddSignals call, so it waits for the crawl's sites.
+func (s *Tally) endSignals() {
 	if s.sig != nil {
-		s.sig.done() // a capture's rows may go on in the next call: done is idempotent over what remains
+		s.sig.done()
+		s.sig, s.sigID = nil, ""
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/robotstat/robotstat/schema"
 )
@@ -458,18 +459,7 @@ func (b *reportBuilder) starOnlyList() string {
 		}
 		names = append(names, b.r.Bots[i].Bot)
 	}
-	return joinComma(names)
-}
-
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
+	return strings.Join(names, ", ")
 }
 
 // groupCats returns the category roll-ups of report group i.
@@ -813,7 +803,7 @@ func (b *reportBuilder) content() *Table {
 		t.Rows = append(t.Rows, row)
 	}
 	if len(hidden) > 0 {
-		t.Notes = append(t.Notes, "none has: "+joinComma(hidden))
+		t.Notes = append(t.Notes, "none has: "+strings.Join(hidden, ", "))
 	}
 	return t
 }

@@ -459,6 +459,7 @@ func (s *Tally) EndCrawl() {
 		panic("report: EndCrawl without BeginCrawl")
 	}
 	s.endHost()
+	s.endSignals()
 	s.crawlOpen = false
 }
 
@@ -514,6 +515,7 @@ func (s *Tally) AddSites(rows []schema.SiteRow) {
 	if s.othersBegun {
 		panic("report: sites rows after other tables' rows of the same crawl")
 	}
+	s.endSignals()
 	ca := s.crawl()
 	if !s.sitesBegun && len(rows) > 0 {
 		ca.date = rows[0].CrawlDate

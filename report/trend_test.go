@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotstat/robotstat/schema"
 )
 
 // Expectations in these tests are worked out by hand from the bodies.
@@ -341,5 +343,27 @@ func TestWriteCSV(t *testing.T) {
 	}
 	if !found {
 		t.Error("no GPTBot verdict row for the last crawl")
+	}
+}
+
+// A capture's signals rows may be split over two calls: the longest path
+// still wins within its group (here "/" with y over the path-less n).
+func TestSignalsSplitOverCalls(t *testing.T) {
+	s, _ := NewTally(TallyOptions{})
+	id := schema.CaptureID("", "x", 1)
+	g := int32(0)
+	rows := []schema.SignalRow{
+		{Key: schema.Key{CaptureID: id}, Directive: "content-usage", Line: 2, GroupIndex: &g, StarGroup: true, Path: "/", Name: "train-ai", Value: "y"},
+		{Key: schema.Key{CaptureID: id}, Directive: "content-usage", Line: 3, GroupIndex: &g, StarGroup: true, Name: "train-ai", Value: "n"},
+	}
+	s.BeginCrawl("c", 1, 1)
+	s.AddSignals(rows[:1])
+	s.AddSignals(rows[1:])
+	s.AddSites([]schema.SiteRow{{Host: "a.example", CaptureID: id, URL: "u", FinalURL: "u", Outcome: schema.OutcomeParsed}})
+	s.AddSiteBots([]schema.SiteBotRow{{Host: "a.example", Bot: "GPTBot", Category: schema.CategoryAITraining, Matched: schema.MatchedStar, Verdict: schema.VerdictNone}})
+	s.EndCrawl()
+	rows2 := table(t, s.Report(), TableSignalRules).Rows
+	if len(rows2) != 1 || rows2[0].Labels[0] != "allowed" || rows2[0].Labels[2] != "agree" {
+		t.Errorf("signals against rules %+v, want one site: allowed, agree", rows2)
 	}
 }
