@@ -229,7 +229,7 @@ func categoryVariants(r *Report, sw switches) []variant {
 		for k, c := range aiCategories {
 			v.Legend = append(v.Legend, legendItem{Color: seriesColours[k%len(seriesColours)], Label: c})
 		}
-		for m, title := range []string{"some bot of the category", "every bot of the category"} {
+		for m, title := range []string{"some bot", "every bot"} {
 			var series []lineSeries
 			for k, c := range aiCategories {
 				var cells []Cell
@@ -242,7 +242,8 @@ func categoryVariants(r *Report, sw switches) []variant {
 				}
 				series = append(series, lineSeries{Label: c, Colour: seriesColours[k%len(seriesColours)], Cells: cells})
 			}
-			p := linePanel(a, top, step, "sites that block "+title+" fully", series, fmt.Sprintf("cat-%s-%d", PopNames[pop], m), "% of parsed sites")
+			p := linePanel(a, top, step, title+" of the category blocked", series, fmt.Sprintf("cat-%s-%d", PopNames[pop], m), "% of parsed sites")
+			p.Title = "sites that block " + title + " of the category fully"
 			v.Panels = append(v.Panels, p)
 		}
 		out = append(out, v)
