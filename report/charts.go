@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -229,6 +230,7 @@ func categoryVariants(r *Report, sw switches) []variant {
 		for k, c := range aiCategories {
 			v.Legend = append(v.Legend, legendItem{Color: seriesColours[k%len(seriesColours)], Label: c})
 		}
+		var notes []string
 		for m, title := range []string{"some bot", "every bot"} {
 			var series []lineSeries
 			for k, c := range aiCategories {
@@ -245,7 +247,11 @@ func categoryVariants(r *Report, sw switches) []variant {
 			p := linePanel(a, top, step, title+" of the category blocked", series, fmt.Sprintf("cat-%s-%d", PopNames[pop], m), "% of parsed sites")
 			p.Title = "sites that block " + title + " of the category fully"
 			v.Panels = append(v.Panels, p)
+			if same := coinciding(series); same != "" {
+				notes = append(notes, fmt.Sprintf("In %q the lines of %s coincide.", p.Name, same))
+			}
 		}
+		v.Note = strings.Join(notes, " ")
 		out = append(out, v)
 	}
 	return out
@@ -476,4 +482,41 @@ func crossCell(t *Table, stance, block, gi int) int64 {
 		}
 	}
 	return 0
+}
+
+// coinciding names the series drawn on top of one another (the same cells
+// at every crawl), "" when none are.
+func coinciding(series []lineSeries) string {
+	var groups []string
+	done := make([]bool, len(series))
+	for i := range series {
+		if done[i] {
+			continue
+		}
+		names := []string{series[i].Label}
+		for j := i + 1; j < len(series); j++ {
+			if !done[j] && slices.Equal(shares(series[i].Cells), shares(series[j].Cells)) {
+				names = append(names, series[j].Label)
+				done[j] = true
+			}
+		}
+		if len(names) > 1 {
+			groups = append(groups, strings.Join(names, ", "))
+		}
+	}
+	return strings.Join(groups, "; and of ")
+}
+
+// shares are the cells' shares as drawn (a cell without a denominator is
+// no point).
+func shares(cells []Cell) []float64 {
+	out := make([]float64, len(cells))
+	for i, c := range cells {
+		v, ok := c.Share()
+		if !ok {
+			v = -1
+		}
+		out[i] = v
+	}
+	return out
 }
