@@ -175,6 +175,50 @@
 //     because prose is not directives: only for known keys (standard keys,
 //     their typos, and the extensions listed in key.go).
 //
+// # AI-use preferences: Content-Signal and Content-Usage
+//
+// Two vocabularies of 2025-26 put AI-use preferences into robots.txt as
+// records of their own. The parser reads both as extension keys (key.go)
+// and hands them to handlers as Other records with their group (Entry.Group;
+// like any non-rule record they do not end a run of user-agent lines,
+// §2.2.4). stats.ParseSignals splits a value into pairs, the signals table
+// keeps each pair with its line, group and (Content-Usage) path, and the
+// report reads them (report/signals.go). The versions read:
+//
+//   - Content-Signal: Cloudflare's Content Signals Policy, contentsignals.org
+//     (September 2025): comma-separated ai-train, ai-input and search, each
+//     yes or no; and use= (immediate, reference, full), the key Cloudflare
+//     added in 2026 and seen in the wild, read as such. The policy places
+//     the line in a user-agent group and does not say how it is scoped;
+//     robotstat reports where it sits (the * group, a group naming bots,
+//     outside any group) and reads every line for a site's stance, the most
+//     restrictive value winning. Values compare without regard to case.
+//   - Content-Usage: draft-ietf-aipref-attach-05 (19 August 2026) §3, a rule
+//     of a group: an optional path (a value that starts with "/" runs to the
+//     first white space; without one the rule covers every path) and a
+//     statement of preference, matched against a path like Allow and
+//     Disallow (longest path wins; robotstat reads the statement at "/", and
+//     on a tie n wins, the vocabulary's most restrictive combination). A
+//     Content-Usage line outside any group is not a rule under the draft: it
+//     is counted, not read. The statement is read with the labels of
+//     draft-ietf-aipref-vocab-08 (14 September 2026): train-ai, ai-use and
+//     search, each y or n. The labels changed in every draft (-01: tdm, ai,
+//     genai, search, inference; -02: all, train-ai, train-genai, ai-use,
+//     search; -03: bots, train-ai, train-genai, search; -04: bots, train-ai,
+//     ai-output, search; -05 to -07: train-ai, search); labels vocab-08 does
+//     not define are counted as such and not read, as its §6.4 says of
+//     unknown labels. attach-00's form, one path-less line per group, reads
+//     as a path-less rule.
+//
+// Where robotstat is more lenient than the drafts, on purpose, because the
+// pairs are shared with directives.signals and because a researcher counts
+// what sites wrote: keys are lower-cased before they are compared (a
+// Structured Fields dictionary rejects "Train-AI=n", making every category
+// unknown) and white space around "=" is accepted (also a parse failure
+// there). A path with "," or "=" in it is split wrongly (ParseSignals
+// splits on both before it knows a path); and the draft's rule that
+// preferences attach only to crawlable paths is not applied to "/".
+//
 // # Cost
 //
 // Parsing is linear in the body. Matching has no regexp and no backtracking

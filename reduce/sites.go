@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/robotstat/robotstat/schema"
 )
@@ -54,11 +55,16 @@ type Summary struct {
 	Captures int64 `json:"captures"`
 	// Warnings about the inputs (a crawl without a verdicts table, ...).
 	Warnings []string `json:"warnings,omitempty"`
+	// History says what site_history holds.
+	History HistorySummary `json:"history"`
 }
 
 // CrawlSummary counts the sites of one crawl by outcome.
 type CrawlSummary struct {
-	Crawl     string           `json:"crawl"`
+	Crawl string `json:"crawl"`
+	// Date is the crawl's date (sites.crawl_date), YYYY-MM-DD; empty when
+	// it has none.
+	Date      string           `json:"date,omitempty"`
 	Captures  int64            `json:"captures"`
 	Sites     int64            `json:"sites"`
 	ByOutcome map[string]int64 `json:"by_outcome"`
@@ -109,24 +115,41 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	defer ds.Abort()
-	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local()}
+	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local(),
+		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
 
-	for _, crawl := range crawlsOf(caps) {
+	crawls := crawlsOf(caps)
+	var all int64
+	for _, f := range caps {
+		all += rows[f.Path]
+	}
+	hist, err := newHistory(ctx, tmp, partitionsFor(all, int64(o.PartitionCaptures), maxHistoryPartitions))
+	if err != nil {
+		return sum, err
+	}
+	defer hist.remove()
+	dates := make([]int32, len(crawls))
+	for ci, crawl := range crawls {
 		files := filesOf(caps, crawl)
 		var n int64
 		for _, f := range files {
 			n += rows[f.Path]
 		}
-		p := int(min(max(1, (n+int64(o.PartitionCaptures)-1)/int64(o.PartitionCaptures)), maxPartitions))
-		c := &crawlRun{ctx: ctx, crawl: crawl, p: p, dir: tmp, out: out}
+		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, p: partitionsFor(n, int64(o.PartitionCaptures), maxPartitions), dir: tmp, out: out, hist: hist}
 		cs, warns, err := c.run(files, filesOf(verdicts, crawl))
 		if err != nil {
 			return sum, err
 		}
+		dates[ci] = c.date
 		sum.Crawls = append(sum.Crawls, cs)
 		sum.Captures += cs.Captures
 		sum.Warnings = append(sum.Warnings, warns...)
 	}
+	hs, err := hist.build(crawls, dates, out)
+	if err != nil {
+		return sum, err
+	}
+	sum.History = hs
 	if err := out.flush(); err != nil {
 		return sum, err
 	}
@@ -137,6 +160,12 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	return sum, nil
+}
+
+// partitionsFor returns how many partitions hold n records, per at most
+// each and at most max of them.
+func partitionsFor(n, each int64, max_ int) int {
+	return int(min(max(1, (n+each-1)/each), int64(max_)))
 }
 
 // crawlsOf returns the crawls of files in their order (TableFiles sorts
@@ -166,10 +195,12 @@ func filesOf(files []schema.File, crawl string) []schema.File {
 // site's key and take a few distinct verdict tuples), which is several
 // times cheaper than building and encoding its rows one by one.
 type writer struct {
-	sites    *schema.TableWriter[schema.SiteRow]
-	bots     *schema.LocalWriter[schema.SiteBotRow]
-	siteRows []schema.SiteRow
-	blocks   []schema.BotsBlock
+	sites       *schema.TableWriter[schema.SiteRow]
+	bots        *schema.LocalWriter[schema.SiteBotRow]
+	history     *schema.TableWriter[schema.SiteHistoryRow]
+	siteRows    []schema.SiteRow
+	blocks      []schema.BotsBlock
+	historyRows []schema.SiteHistoryRow
 }
 
 const (
@@ -195,6 +226,14 @@ func (w *writer) siteBots(b schema.BotsBlock) error {
 	return nil
 }
 
+func (w *writer) historyRow(r schema.SiteHistoryRow) error {
+	w.historyRows = append(w.historyRows, r)
+	if len(w.historyRows) >= writeBatch {
+		return w.flush()
+	}
+	return nil
+}
+
 func (w *writer) flush() error {
 	if err := w.sites.Write(w.siteRows); err != nil {
 		return err
@@ -202,8 +241,11 @@ func (w *writer) flush() error {
 	if err := schema.WriteBots(w.bots, w.blocks); err != nil {
 		return err
 	}
+	if err := w.history.Write(w.historyRows); err != nil {
+		return err
+	}
 	clear(w.blocks) // drop the references to the sets they name
-	w.siteRows, w.blocks = w.siteRows[:0], w.blocks[:0]
+	w.siteRows, w.blocks, w.historyRows = w.siteRows[:0], w.blocks[:0], w.historyRows[:0]
 	return nil
 }
 
@@ -211,9 +253,12 @@ func (w *writer) flush() error {
 type crawlRun struct {
 	ctx   context.Context
 	crawl string
+	index int // of the crawl among the dataset's, for the history
 	p     int
 	dir   string
 	out   *writer
+	hist  *history
+	date  int32 // sites.crawl_date, once stage A has read the captures
 
 	spills []*spill
 }
@@ -268,6 +313,7 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 		return cs, nil, err
 	}
 	var b enc
+	days := fetchDays{}
 	for _, f := range captureFiles {
 		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
 			for i := range rows {
@@ -281,6 +327,7 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 				fetch := int64(noTime)
 				if !r.FetchTime.IsZero() {
 					fetch = r.FetchTime.UnixMilli()
+					days.add(fetch)
 				}
 				b = enc(b[:0]).id(id).str(r.URL).byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget)
 				if err := caps.add(c.part(authority(r.URL)), b); err != nil {
@@ -304,6 +351,10 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 		if err != nil {
 			return cs, nil, err
 		}
+	}
+	c.date = crawlDate(c.crawl, days)
+	if c.date != 0 {
+		cs.Date = schema.DaysDate(c.date).Format(time.DateOnly)
 	}
 	// Stages B and C: what each redirect target leads to, then each site.
 	res, err := c.resolveTargets(caps, targets)
@@ -691,13 +742,14 @@ func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error 
 				y++
 			}
 			row := siteRow(c.crawl, best, int32(y-x))
+			row.CrawlDate = c.date
 			cs.Sites++
 			cs.ByOutcome[row.Outcome]++
 			if err := c.out.site(row); err != nil {
 				return err
 			}
 			// the site_bots request, by the answer's partition
-			b = enc(b[:0]).str(best.host).byte(best.res.class).bool(best.res.ans != nil)
+			b = enc(b[:0]).str(best.host).str(best.regdom).byte(best.res.class).int(best.rank).bool(best.res.ans != nil)
 			q := c.part(best.host)
 			if a := best.res.ans; a != nil {
 				b = b.id(a.id)
@@ -735,7 +787,9 @@ func siteRow(crawl string, k *candidate, candidates int32) schema.SiteRow {
 // siteRequest is a site waiting for its answer's verdicts.
 type siteRequest struct {
 	host   string
+	regdom string
 	class  uint8
+	rank   int64
 	hasAns bool
 	id     [16]byte
 }
@@ -754,6 +808,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		return 0, nil, err
 	}
 	var catalogs []*schema.BotList
+	var metas []string // each catalog's metadata, the key the history knows it by
 	catIndex := map[string]int{}
 	var b enc
 	for _, f := range files {
@@ -770,6 +825,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 			}
 			ci = len(catalogs)
 			catalogs = append(catalogs, l)
+			metas = append(metas, meta)
 			catIndex[meta] = ci
 		}
 		err = schema.ReadFile(c.ctx, f.Path, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
@@ -802,7 +858,7 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		need := map[[16]byte]bool{}
 		if err := sites.each(q, func(rec []byte) error {
 			d := dec{b: rec}
-			r := siteRequest{host: d.str(), class: d.byte(), hasAns: d.bool()}
+			r := siteRequest{host: d.str(), regdom: d.str(), class: d.byte(), rank: d.int(), hasAns: d.bool()}
 			if r.hasAns {
 				r.id = d.id()
 				need[r.id] = true
@@ -845,6 +901,8 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		}
 		sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
 		for _, r := range reqs {
+			// A site's rows go out together, in catalog order, and so does
+			// its history record: the bots' verdicts as codes.
 			k, ok := got[r.id]
 			if !ok || !r.hasAns {
 				k = sets.implied(r.class)
@@ -855,6 +913,9 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 				return 0, nil, err
 			}
 			n += int64(set.bots.Len())
+			if err := c.hist.add(r.host, r.regdom, c.index, r.class, r.rank, c.hist.catalog(metas[set.cat], set.bots), set.codes); err != nil {
+				return 0, nil, err
+			}
 		}
 	}
 	return n, warns, nil
@@ -863,9 +924,19 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 // verdictSet is one distinct verdicts row of a crawl, decoded: a catalog,
 // its tuples and each bot's tuple, as a BotsBlock takes them.
 type verdictSet struct {
+	cat    int // index of bots among the crawl's catalogs
 	bots   *schema.BotList
 	tuples []schema.BotVerdict
 	index  []int32
+	codes  []byte // each bot's verdict as site_history codes it
+}
+
+func newVerdictSet(cat int, bots *schema.BotList, tuples []schema.BotVerdict, index []int32) verdictSet {
+	codes := make([]byte, len(index))
+	for i, k := range index {
+		codes[i] = verdictCode(&tuples[k])
+	}
+	return verdictSet{cat: cat, bots: bots, tuples: tuples, index: index, codes: codes}
 }
 
 // verdictSets decodes each distinct verdicts row of a crawl once. Sets
@@ -904,7 +975,7 @@ func (v *verdictSets) of(ci int, tuples, botTuple []byte, id *[16]byte) (int32, 
 		index[i] = int32(x)
 	}
 	k := int32(len(v.sets))
-	v.sets = append(v.sets, verdictSet{bots: v.catalogs[ci], tuples: t, index: index})
+	v.sets = append(v.sets, newVerdictSet(ci, v.catalogs[ci], t, index))
 	v.byKey[string(v.key)] = k
 	return k, nil
 }
@@ -917,7 +988,7 @@ func (v *verdictSets) implied(class uint8) int32 {
 	}
 	l := v.catalogs[0]
 	k := int32(len(v.sets))
-	v.sets = append(v.sets, verdictSet{bots: l, tuples: []schema.BotVerdict{implied(class)}, index: make([]int32, l.Len())})
+	v.sets = append(v.sets, newVerdictSet(0, l, []schema.BotVerdict{implied(class)}, make([]int32, l.Len())))
 	v.classes[class] = k
 	return k
 }

@@ -9,4 +9,10 @@ var (
 	ErrNotDataset = errors.New("not a robotstat output")
 	// ErrTallyOptions is wrapped by TallyOptions.Validate.
 	ErrTallyOptions = errors.New("report: invalid tally options")
+	// ErrOldSites is wrapped by Read when the sites table predates
+	// sites.crawl_date: robotstat sites rebuilds it.
+	ErrOldSites = errors.New("the sites table needs a rebuild")
+	// ErrNoHistory is wrapped by Read when the panel is asked for and the
+	// dataset has no site_history table.
+	ErrNoHistory = errors.New("no site_history table")
 )

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strconv"
 	"strings"
 )
 
@@ -13,6 +12,11 @@ import (
 // no reference to anything outside the page, so it reads the same offline,
 // archived or mailed. Everything taken from the data goes through
 // html/template and is escaped for its context.
+//
+// The switches between all sites and the panel, and between all ranks and
+// rank strata, are radio buttons styled as buttons whose :checked state
+// CSS reads: every view is in the page, one is shown. Data.Strata and
+// Report.Panel choose the view the page opens on.
 func WriteHTML(w io.Writer, d *Data) error {
 	return pageTemplate.Execute(w, newHTMLPage(d))
 }
@@ -21,18 +25,23 @@ type htmlPage struct {
 	Dir     string
 	About   [][2]string
 	Version string
+	Switch  switches
 
-	Bar          *barChart
-	BarNarrow    *barChart
-	BarNote      string
-	Per          string // what a trend runs over: crawl or stratum
-	LastIs       string // which column the figure beside a trend chart's name is
-	Lines        []*lineChart
-	LineNote     string
-	Defs         []legendItem
-	Status       *statusChart
-	StatusNarrow *statusChart
-	Tables       []htmlTable
+	Crawls    int
+	LeadBars  []*svgFig // one column: wide and narrow
+	Lead      []variant
+	LeadNote  string
+	CatBars   []*svgFig
+	Cats      []variant
+	Cohorts   []variant
+	Defs      []*svgFig
+	DefLegend []legendItem
+	DefNote   string
+	Signals   []*svgFig
+	SigLegend []legendItem
+	Status    []*svgFig
+	StLegend  []legendItem
+	Tables    []htmlTable
 }
 
 type htmlTable struct {
@@ -51,41 +60,53 @@ type htmlRow struct {
 
 func newHTMLPage(d *Data) *htmlPage {
 	r := d.Report
-	p := &htmlPage{Dir: d.Dir, About: d.about(), Version: d.Generator}
-	order := r.AIOrder
-	if len(r.Groups) > 0 && len(order) > 0 {
-		ref := len(r.Groups) - 1
-		p.Bar = newBarChart(r, order, ref, false)
-		p.BarNarrow = newBarChart(r, order, ref, true)
-		p.BarNote = fmt.Sprintf("%s: share of parsed robots.txt (%s) whose rules leave no path the bot may fetch, by naming the bot or by the * group. Sorted as the table below.",
-			r.Groups[ref].Label, formatCount(r.Groups[ref].Parsed))
+	t := r.Trend
+	p := &htmlPage{Dir: d.Dir, About: d.about(), Version: d.Generator, Crawls: len(t.Crawls)}
+	p.Switch = switches{
+		Panel:    t.History && len(t.Crawls) > 1,
+		Strata:   r.RankedSites > 0 && len(t.Crawls) > 1,
+		PanelOn:  r.Panel,
+		StrataOn: d.Strata || r.By == ByRank,
 	}
-	var left []string
-	p.Lines, left = newLineCharts(r, order)
-	p.Per, p.LastIs = "crawl", "in the last crawl"
-	if r.By == ByRank {
-		p.Per, p.LastIs = "rank stratum", "among all sites"
+	p.Switch.PanelOn = p.Switch.PanelOn && p.Switch.Panel
+	p.Switch.StrataOn = p.Switch.StrataOn && p.Switch.Strata
+	p.Switch.PanelLabel = fmt.Sprintf("panel: %s hosts in all %d crawls", formatCount(t.PanelHosts), len(t.Crawls))
+	if len(r.Groups) > 0 && len(r.AIOrder) > 0 {
+		if len(t.Crawls) > 1 {
+			p.Lead = leadVariants(r, p.Switch)
+			p.Cats = categoryVariants(r, p.Switch)
+			if t.History {
+				p.Cohorts = cohortVariants(r, p.Switch)
+			}
+			if newTimeAxis(t.Crawls).Even {
+				p.LeadNote = "Some crawls have no date (or all have the same): the crawls are spaced evenly in date order."
+			}
+		} else {
+			p.LeadBars = []*svgFig{leadBars(r, false), leadBars(r, true)}
+			p.CatBars = []*svgFig{categoryBars(r, false), categoryBars(r, true)}
+		}
+		p.Defs = []*svgFig{definitionBars(r, false), definitionBars(r, true)}
+		for d := DefSomesite; d < NumDefinitions; d++ {
+			p.DefLegend = append(p.DefLegend, legendItem{Color: definitionStyles[d].Color, Label: definitionStyles[d].Label})
+		}
+		p.DefNote = fmt.Sprintf("In %s; the definitions table has every column.", r.Groups[len(r.Groups)-1].Label)
 	}
-	for _, s := range definitionStyles {
-		p.Defs = append(p.Defs, legendItem{Color: s.Color, Label: s.Label})
-	}
-	switch {
-	case len(trendGroups(r)) < 2 && r.By == ByRank:
-		p.LineNote = "The trend charts need sites in two or more strata."
-	case len(trendGroups(r)) < 2:
-		p.LineNote = "One crawl: the trend charts need two or more crawls (or --by rank)."
-	}
-	for _, c := range p.Lines {
-		if len(c.Others) > 0 {
-			p.LineNote = fmt.Sprintf("%q stands for the %d AI bots that no robots.txt names, which all take the verdicts of the * groups: %s.",
-				c.Bot, len(c.Others), strings.Join(c.Others, ", "))
+	var sigTable *Table
+	for _, tb := range r.Tables {
+		if tb.ID == TableSignalRules {
+			sigTable = tb
 		}
 	}
-	if len(left) > 0 {
-		p.LineNote = strings.TrimSpace(p.LineNote + fmt.Sprintf(" Not drawn, fully blocked nowhere under any definition: %s.", strings.Join(left, ", ")))
+	if sigTable != nil && len(r.Groups) > 0 {
+		wide, legend := signalBars(r, sigTable, false)
+		narrow, _ := signalBars(r, sigTable, true)
+		p.Signals, p.SigLegend = []*svgFig{wide, narrow}, legend
 	}
-	p.Status = newStatusChart(r, false)
-	p.StatusNarrow = newStatusChart(r, true)
+	if len(r.Groups) > 0 {
+		wide, legend := statusBars(r, false)
+		narrow, _ := statusBars(r, true)
+		p.Status, p.StLegend = []*svgFig{wide, narrow}, legend
+	}
 	for _, t := range r.Tables {
 		ht := htmlTable{Table: t, Nav: navLabels[t.ID], Base: baseLine(t), Collapsed: t.ID == TableBots}
 		if ht.Nav == "" {
@@ -104,18 +125,15 @@ func newHTMLPage(d *Data) *htmlPage {
 }
 
 var navLabels = map[string]string{
+	TableAIBlocking: "AI bots table", TableCategories: "categories table", TableFirstBlocks: "first blocks table",
+	TableDefinitions: "definitions table", TableSignals: "signals table", TableSignalRules: "signals vs rules table",
 	TableCaptures: "captures and sites", TableStatus: "outcome and status", TableAdoption: "adoption",
-	TableAIBlocking: "AI bots table", TableBots: "every bot, every definition", TableAgents: "named agents",
+	TableBots: "every bot, every definition", TableAgents: "named agents",
 	TableContent: "contents", TableDirectives: "non-standard directives", TableTemplates: "templates",
 }
 
-// f formats a coordinate: one decimal is finer than a pixel.
-func f(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-
 var pageTemplate = template.Must(template.Must(template.New("page").Funcs(template.FuncMap{
 	"f":    f,
-	"add":  func(a, b float64) float64 { return a + b },
-	"sub":  func(a, b float64) float64 { return a - b },
 	"join": strings.Join,
 }).Parse(pageHTML)).Parse(chartsHTML))
 
@@ -131,6 +149,7 @@ const pageHTML = `<!DOCTYPE html>
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: #fff; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 main, header, footer, nav { max-width: 1180px; margin: 0 auto; padding: 0 20px; }
+main { position: relative; }
 header { padding-top: 28px; }
 h1 { font-size: 26px; margin: 0 0 4px; }
 h1 .dir { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 20px; color: var(--accent); overflow-wrap: anywhere; }
@@ -158,18 +177,30 @@ svg.narrow { display: none; max-width: 480px; }
   h1 .dir { display: block; margin-top: 4px; }
 }
 svg text { fill: var(--fg); }
-svg .tick, svg .value, svg .sites { fill: var(--muted); }
+svg .tick, svg .value, svg .sites, svg .axis-title { fill: var(--muted); }
 svg text.inside { font-weight: 600; }
 .legend { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 6px 0 8px; font-size: 13px; color: var(--muted); list-style: none; padding: 0; }
 .legend li { display: flex; align-items: center; gap: 6px; }
 .legend svg { width: 30px; height: 12px; }
 .legend svg.box { width: 14px; }
-.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 12px 14px; margin-top: 6px; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: 12px 14px; margin-top: 6px; }
 .grid figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px 2px; }
-.grid figcaption { display: flex; justify-content: space-between; gap: 8px; font-size: 13px; font-weight: 600; white-space: nowrap; }
-.grid figcaption .name { overflow: hidden; text-overflow: ellipsis; }
-.grid figcaption .last { font-weight: 400; color: var(--muted); }
+.grid figcaption { display: flex; justify-content: space-between; gap: 8px; font-size: 13px; font-weight: 600; }
+.grid figcaption .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.grid figcaption .last { font-weight: 400; color: var(--muted); white-space: nowrap; }
 .grid svg { width: 100%; }
+input.sw { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; pointer-events: none; }
+.switches { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 18px 0 0; padding: 10px 12px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; font-size: 14px; }
+.switches .what { color: var(--muted); margin-left: 6px; }
+.switches label { cursor: pointer; padding: 3px 10px; border: 1px solid var(--line); border-radius: 14px; background: #fff; color: var(--accent); }
+#pop-all:checked ~ .switches label[for=pop-all], #pop-panel:checked ~ .switches label[for=pop-panel],
+#st-pooled:checked ~ .switches label[for=st-pooled], #st-strata:checked ~ .switches label[for=st-strata] { background: var(--accent); color: #fff; border-color: var(--accent); }
+#pop-all:focus-visible ~ .switches label[for=pop-all], #pop-panel:focus-visible ~ .switches label[for=pop-panel],
+#st-pooled:focus-visible ~ .switches label[for=st-pooled], #st-strata:focus-visible ~ .switches label[for=st-strata] { outline: 2px solid var(--accent); outline-offset: 2px; }
+.variant { display: none; }
+#pop-all:checked ~ #st-pooled:checked ~ * .v-all.v-pooled, #pop-all:checked ~ #st-strata:checked ~ * .v-all.v-strata,
+#pop-panel:checked ~ #st-pooled:checked ~ * .v-panel.v-pooled, #pop-panel:checked ~ #st-strata:checked ~ * .v-panel.v-strata,
+#pop-all:checked ~ * .v-all.v-any, #pop-panel:checked ~ * .v-panel.v-any { display: block; }
 table.data { border-collapse: collapse; font-size: 13.5px; margin-top: 8px; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { padding: 3px 8px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; white-space: nowrap; }
 table.data td.l { white-space: normal; min-width: 6em; max-width: 24em; }
@@ -182,7 +213,7 @@ table.data tr.first td { border-top: 1px solid var(--line); }
 details { margin-top: 8px; }
 details summary { cursor: pointer; color: var(--accent); font-size: 14px; }
 footer { margin: 40px auto 30px; color: var(--muted); font-size: 13px; border-top: 1px solid var(--line); padding-top: 10px; }
-@media print { nav, details summary { display: none; } details > * { display: block; } h2 { break-after: avoid; } figure, tr { break-inside: avoid; } }
+@media print { nav, details summary, .switches { display: none; } details > * { display: block; } h2 { break-after: avoid; } figure, tr { break-inside: avoid; } }
 </style>
 </head>
 <body>
@@ -195,78 +226,106 @@ footer { margin: 40px auto 30px; color: var(--muted); font-size: 13px; border-to
 </dl>
 </header>
 <nav aria-label="contents"><ol>
-<li><a href="#chart-ai">AI bots blocked</a></li>
-<li><a href="#chart-trend">trend per AI bot</a></li>
+<li><a href="#chart-lead">AI bots blocked</a></li>
+<li><a href="#chart-categories">by category</a></li>
+{{- if .Cohorts}}
+<li><a href="#chart-first-blocks">first blocks</a></li>
+{{- end}}
+<li><a href="#chart-definitions">definitions</a></li>
+<li><a href="#chart-signals">signals</a></li>
 <li><a href="#chart-status">fetch outcomes</a></li>
 {{- range .Tables}}
 <li><a href="#{{.ID}}">{{.Nav}}</a></li>
 {{- end}}
 </ol></nav>
 <main>
-
-<section id="chart-ai">
-<h2>AI bots blocked fully</h2>
-{{- if .Bar}}
-<p class="lead">{{.BarNote}}</p>
-<ul class="legend"><li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="#1d4e89"/></svg>by name: a group names the bot</li><li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="#7fb2e5"/></svg>by *: only the * group applies</li></ul>
-<figure class="scroll">
-{{template "bars" .Bar}}
-{{template "bars" .BarNarrow}}
-</figure>
-{{- else}}
-<p class="note">No AI bot in the bots table.</p>
+<input type="radio" name="pop" id="pop-all" class="sw"{{if not .Switch.PanelOn}} checked{{end}}>
+{{- if .Switch.Panel}}
+<input type="radio" name="pop" id="pop-panel" class="sw"{{if .Switch.PanelOn}} checked{{end}}>
 {{- end}}
-</section>
-
-<section id="chart-trend">
-<h2>Full blocking per AI bot, under each definition</h2>
-{{- if .Lines}}
-<p class="lead">Share of parsed robots.txt that block the bot fully, per {{.Per}}, under the four definitions (stats/VERDICTS.md); all charts share one scale. The figure beside each name is the robotstat verdict {{.LastIs}}.</p>
-<ul class="legend">
-{{- range .Defs}}<li><svg viewBox="0 0 30 12" aria-hidden="true"><line x1="1" x2="29" y1="6" y2="6" stroke="{{.Color}}" stroke-width="2.5"/></svg>{{.Label}}</li>{{end}}
-</ul>
-<div class="grid">
-{{- range .Lines}}
-{{- if .Others}}
-<figure class="trend others" data-bots="{{join .Others ","}}">
-<figcaption><span class="name" title="{{join .Others ", "}}">{{.Bot}} ({{len .Others}})</span> <span class="last">{{.Last}}</span></figcaption>
-{{- else}}
-<figure class="trend" data-bot="{{.Bot}}">
-<figcaption><span class="name" title="{{.Bot}}">{{.Bot}}</span> <span class="last">{{.Last}}</span></figcaption>
+<input type="radio" name="strata" id="st-pooled" class="sw"{{if not .Switch.StrataOn}} checked{{end}}>
+{{- if .Switch.Strata}}
+<input type="radio" name="strata" id="st-strata" class="sw"{{if .Switch.StrataOn}} checked{{end}}>
 {{- end}}
-<svg class="line-chart" viewBox="0 0 {{f .Width}} {{f .Height}}" role="img" aria-label="{{.Bot}}: share of parsed robots.txt that block it fully">
-{{- $c := .}}
-{{- range .YTicks}}
-<line x1="{{f $c.PlotX}}" x2="{{f (add $c.PlotX $c.PlotW)}}" y1="{{f .Pos}}" y2="{{f .Pos}}" stroke="#e3e7ec"/>
-<text class="tick" x="{{f (sub $c.PlotX 6)}}" y="{{f (add .Pos 4)}}" font-size="10" text-anchor="end">{{.Label}}</text>
+{{- if or .Switch.Panel .Switch.Strata}}
+<div class="switches" role="group" aria-label="views of the trend charts">
+{{- if .Switch.Panel}}
+<span class="what">hosts:</span><label for="pop-all">all sites</label><label for="pop-panel">{{.Switch.PanelLabel}}</label>
 {{- end}}
-{{- range .XTicks}}
-<text class="tick" x="{{f .Pos}}" y="{{f (add (add $c.PlotY $c.PlotH) 15)}}" font-size="10" text-anchor="{{.Anchor}}">{{.Label}}</text>
-{{- end}}
-{{- range .Lines}}
-<polyline class="def-{{.Def}}" data-values="{{.Values}}" points="{{.Points}}" fill="none" stroke="{{.Color}}" stroke-width="2"{{if .Dash}} stroke-dasharray="{{.Dash}}"{{end}}/>
-{{- $l := .}}
-{{- range .Dots}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="2.6" fill="{{$l.Color}}"><title>{{.Title}}</title></circle>{{end}}
-{{- end}}
-</svg>
-</figure>
+{{- if .Switch.Strata}}
+<span class="what">ranks:</span><label for="st-pooled">all ranks</label><label for="st-strata">by rank stratum</label>
 {{- end}}
 </div>
 {{- end}}
-{{- if .LineNote}}
-<p class="note">{{.LineNote}}</p>
+
+<section id="chart-lead">
+<h2>Sites that block the leading AI bots fully</h2>
+{{- if .LeadBars}}
+<p class="lead">Share of parsed robots.txt whose rules leave no path the bot may fetch, by naming the bot or by the * group; the AI bots no file names are one bar. Sorted as the AI bots table.</p>
+<ul class="legend"><li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="#1d4e89"/></svg>by name: a group names the bot</li><li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="#7fb2e5"/></svg>by *: only the * group applies</li></ul>
+<figure class="scroll">
+{{- range .LeadBars}}{{template "fig" .}}{{end}}
+</figure>
+{{- else if .Lead}}
+<p class="lead">Share of parsed robots.txt that block the bot fully (robotstat verdict) at each crawl, placed by crawl date; the AI bots no file names share the last chart. All charts share one scale.</p>
+{{- range .Lead}}{{template "variant" .}}{{end}}
+{{- if .LeadNote}}<p class="note">{{.LeadNote}}</p>{{end}}
+{{- else}}
+<p class="note">No AI bot in the site_bots table.</p>
 {{- end}}
+</section>
+
+<section id="chart-categories">
+<h2>AI bots by category</h2>
+<p class="lead">Share of parsed robots.txt that block at least one bot of the category fully, and that block every one of them.</p>
+{{- if .CatBars}}
+<ul class="legend"><li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="#7fb2e5"/></svg>some bot of the category</li><li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="#1d4e89"/></svg>every bot of the category</li></ul>
+<figure class="scroll">
+{{- range .CatBars}}{{template "fig" .}}{{end}}
+</figure>
+{{- end}}
+{{- range .Cats}}{{template "variant" .}}{{end}}
+</section>
+{{if .Cohorts}}
+<section id="chart-first-blocks">
+<h2>When sites started blocking: first full blocks by crawl</h2>
+<p class="lead">Hosts by the crawl in which their robots.txt first blocked the bot fully (site_history); the first crawl also holds the hosts that blocked it before. Orange: the part that later stopped blocking it fully.</p>
+{{- range .Cohorts}}{{template "variant" .}}{{end}}
+</section>
+{{end}}
+<section id="chart-definitions">
+<h2>The four definitions of a full block, as differences</h2>
+<p class="lead">Percentage points by which each study's definition (stats/VERDICTS.md) counts more (right) or fewer (left) sites as fully blocking the bot than the robotstat verdict does.</p>
+{{- if .Defs}}
+<ul class="legend">
+{{- range .DefLegend}}<li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="{{.Color}}"/></svg>{{.Label}}</li>{{end}}
+</ul>
+<figure class="scroll">
+{{- range .Defs}}{{template "fig" .}}{{end}}
+</figure>
+<p class="note">{{.DefNote}}</p>
+{{- end}}
+</section>
+
+<section id="chart-signals">
+<h2>AI training: signals against rules</h2>
+<p class="lead">Parsed sites by what their Content-Signal or Content-Usage lines say of AI training, against whether their rules block the catalog's AI-training bots fully.</p>
+<ul class="legend">
+{{- range .SigLegend}}<li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="{{.Color}}"/></svg>{{.Label}}</li>{{end}}
+</ul>
+<figure class="scroll">
+{{- range .Signals}}{{template "fig" .}}{{end}}
+</figure>
 </section>
 
 <section id="chart-status">
 <h2>What /robots.txt answered</h2>
 <p class="lead">Sites by outcome of the robots.txt fetch, as RFC 9309 reads the HTTP status.</p>
 <ul class="legend">
-{{- range .Status.Legend}}<li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="{{.Color}}"/></svg>{{.Label}}</li>{{end}}
+{{- range .StLegend}}<li><svg class="box" viewBox="0 0 14 12" aria-hidden="true"><rect width="14" height="12" rx="2" fill="{{.Color}}"/></svg>{{.Label}}</li>{{end}}
 </ul>
 <figure class="scroll">
-{{template "status" .Status}}
-{{template "status" .StatusNarrow}}
+{{- range .Status}}{{template "fig" .}}{{end}}
 </figure>
 </section>
 {{range .Tables}}
@@ -295,48 +354,58 @@ footer { margin: 40px auto 30px; color: var(--muted); font-size: 13px; border-to
 </section>
 {{end}}
 </main>
-<footer>Written by robotstat {{.Version}} (robotstat report). Verdict definitions: stats/VERDICTS.md; columns: schema/README.md.</footer>
+<footer>Written by robotstat {{.Version}} (robotstat report). Verdict definitions: stats/VERDICTS.md; columns: schema/README.md; every figure as CSV: robotstat report --csv DIR.</footer>
 </body>
 </html>
 `
 
-// chartsHTML draws a barChart ("bars") and a statusChart ("status") in their
-// wide or narrow layout; CSS shows one of the two.
+// chartsHTML draws a chart (svgFig) from its primitives, and a switchable
+// variant of small multiples.
 const chartsHTML = `
-{{- define "bars"}}
-<svg class="bars {{if .Narrow}}narrow{{else}}wide{{end}}" id="svg-ai-blocking{{if .Narrow}}-narrow{{end}}" viewBox="0 0 {{f .Width}} {{f .Height}}" role="img" aria-label="Share of parsed robots.txt that block each AI bot fully, {{.Group}}" data-group="{{.Group}}">
-{{- $c := .}}
-{{- range .Ticks}}
-<line x1="{{f .Pos}}" x2="{{f .Pos}}" y1="{{f $c.Top}}" y2="{{f $c.Bottom}}" stroke="#e3e7ec"/>
-<text class="tick" x="{{f .Pos}}" y="{{f $c.AxisY}}" font-size="11" text-anchor="middle">{{.Label}}</text>
-<text class="tick" x="{{f .Pos}}" y="{{f $c.TopY}}" font-size="11" text-anchor="middle">{{.Label}}</text>
-{{- end}}
-{{- range .Bars}}
-<g class="bar" data-bot="{{.Bot}}" data-share="{{printf "%.6f" .Share}}">
-<title>{{.Bot}}: {{.Value}}; by name {{.NamedN}}, by * {{.StarN}}</title>
-<text x="{{f .LabelX}}" y="{{f .LabelY}}" font-size="12" text-anchor="{{.LabelAnchor}}">{{.Bot}}</text>
-<rect class="named" x="{{f $c.PlotX}}" y="{{f .Y}}" width="{{f .Named}}" height="{{f .H}}" fill="#1d4e89"/>
-<rect class="star" x="{{f .StarX}}" y="{{f .Y}}" width="{{f .Star}}" height="{{f .H}}" fill="#7fb2e5"/>
-<text class="value" x="{{f .ValueX}}" y="{{f .ValueY}}" font-size="11.5">{{.Value}}</text>
-</g>
-{{- end}}
-<line x1="{{f .PlotX}}" x2="{{f .PlotX}}" y1="{{f .Top}}" y2="{{f .Bottom}}" stroke="#8c959f"/>
+{{- define "fig"}}
+<svg class="{{.Class}}" id="{{.ID}}" viewBox="0 0 {{f .Width}} {{f .Height}}" role="img" aria-label="{{.Label}}"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}>
+{{- range .Els}}{{template "el" .}}{{end}}
 </svg>
 {{- end}}
 
-{{- define "status"}}
-<svg class="status {{if .Narrow}}narrow{{else}}wide{{end}}" id="svg-status{{if .Narrow}}-narrow{{end}}" viewBox="0 0 {{f .Width}} {{f .Height}}" role="img" aria-label="Sites by outcome">
-{{- range .Rows}}
-<g class="status-row" data-group="{{.Label}}">
-<text x="{{f .LabelX}}" y="{{f .LabelY}}" font-size="12" text-anchor="{{.LabelAnchor}}">{{.Label}}</text>
-{{- $r := .}}
-{{- range .Segments}}
-<rect class="{{.Outcome}}" x="{{f .X}}" y="{{f $r.Y}}" width="{{f .W}}" height="{{f $r.H}}" fill="{{.Color}}"><title>{{.Title}}</title></rect>
-{{- if .Text}}<text class="inside" x="{{f .TextX}}" y="{{f $r.TextY}}" font-size="11" text-anchor="middle" fill="{{.Ink}}">{{.Text}}</text>{{end}}
-{{- end}}
-<text class="sites" x="{{f .SitesX}}" y="{{f .SitesY}}" font-size="11.5" text-anchor="{{.SitesAnchor}}">{{.Sites}}</text>
+{{- define "el"}}
+{{- if eq .Kind "rect"}}
+<rect{{if .Class}} class="{{.Class}}"{{end}} x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}" fill="{{.Fill}}"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}>{{if .Title}}<title>{{.Title}}</title>{{end}}</rect>
+{{- else if eq .Kind "line"}}
+<line x1="{{f .X}}" y1="{{f .Y}}" x2="{{f .X2}}" y2="{{f .Y2}}" stroke="{{.Stroke}}"{{if .Dash}} stroke-dasharray="{{.Dash}}"{{end}}/>
+{{- else if eq .Kind "polyline"}}
+<polyline{{if .Class}} class="{{.Class}}"{{end}} points="{{.Points}}" fill="none" stroke="{{.Stroke}}" stroke-width="{{f .StrokeW}}"{{if .Dash}} stroke-dasharray="{{.Dash}}"{{end}}{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}/>
+{{- else if eq .Kind "polygon"}}
+<polygon{{if .Class}} class="{{.Class}}"{{end}} points="{{.Points}}" fill="{{.Fill}}"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}/>
+{{- else if eq .Kind "circle"}}
+<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}">{{if .Title}}<title>{{.Title}}</title>{{end}}</circle>
+{{- else if eq .Kind "text"}}
+<text{{if .Class}} class="{{.Class}}"{{end}} x="{{f .X}}" y="{{f .Y}}" font-size="{{f .Size}}"{{if .Anchor}} text-anchor="{{.Anchor}}"{{end}}{{if .Fill}} fill="{{.Fill}}"{{end}}{{if .Rotate}} transform="rotate(-90 {{f .X}} {{f .Y}})"{{end}}>{{.Text}}</text>
+{{- else if eq .Kind "g"}}
+<g{{if .Class}} class="{{.Class}}"{{end}}{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}>{{if .Title}}<title>{{.Title}}</title>{{end}}
+{{- range .Children}}{{template "el" .}}{{end}}
 </g>
 {{- end}}
-</svg>
+{{- end}}
+
+{{- define "variant"}}
+<div class="{{.Class}}">
+{{- if .Legend}}
+<ul class="legend">
+{{- range .Legend}}<li><svg viewBox="0 0 30 12" aria-hidden="true"><line x1="1" x2="29" y1="6" y2="6" stroke="{{.Color}}" stroke-width="{{if .Dash}}2.5{{else}}8{{end}}"{{if .Dash}} stroke-dasharray="{{.Dash}}"{{end}}/></svg>{{.Label}}</li>{{end}}
+</ul>
+{{- end}}
+<div class="grid">
+{{- range .Panels}}
+<figure class="trend"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}>
+<figcaption><span class="name" title="{{.Title}}">{{.Name}}</span>{{if .Last}} <span class="last">{{.Last}}</span>{{end}}</figcaption>
+{{- template "fig" .Fig}}
+</figure>
+{{- end}}
+</div>
+{{- if .Note}}
+<p class="note">{{.Note}}</p>
+{{- end}}
+</div>
 {{- end}}
 `

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,13 +12,12 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/robotstat/robotstat/report/reporttest"
-	"github.com/robotstat/robotstat/stats"
 )
 
 // The HTML page is read back with an HTML5 parser (golang.org/x/net/html),
 // not with the code that wrote it.
 
-func attr(n *html.Node, key string) string {
+func attrOf(n *html.Node, key string) string {
 	for _, a := range n.Attr {
 		if a.Key == key {
 			return a.Val
@@ -27,7 +27,7 @@ func attr(n *html.Node, key string) string {
 }
 
 func hasClass(n *html.Node, class string) bool {
-	for _, c := range strings.Fields(attr(n, "class")) {
+	for _, c := range strings.Fields(attrOf(n, "class")) {
 		if c == class {
 			return true
 		}
@@ -54,14 +54,14 @@ func find(n *html.Node, match func(*html.Node) bool) []*html.Node {
 
 func byID(t *testing.T, root *html.Node, id string) *html.Node {
 	t.Helper()
-	ns := find(root, func(n *html.Node) bool { return attr(n, "id") == id })
+	ns := find(root, func(n *html.Node) bool { return attrOf(n, "id") == id })
 	if len(ns) != 1 {
 		t.Fatalf("%d elements with id %q", len(ns), id)
 	}
 	return ns[0]
 }
 
-func text(n *html.Node) string {
+func textOf(n *html.Node) string {
 	var b strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -98,7 +98,7 @@ func htmlCells(table *html.Node) [][]string {
 	for _, tr := range find(table, func(n *html.Node) bool { return n.Data == "tr" }) {
 		var cells []string
 		for _, td := range find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "n") }) {
-			cells = append(cells, text(td)+" "+text(td.NextSibling))
+			cells = append(cells, textOf(td)+" "+textOf(td.NextSibling))
 		}
 		if len(cells) > 0 {
 			rows = append(rows, cells)
@@ -127,7 +127,7 @@ func TestReportHTML(t *testing.T) {
 			case "script", "link", "img", "iframe", "object", "embed", "audio", "video", "source", "base", "use", "image", "foreignObject":
 				t.Errorf("element <%s> in a self-contained page", n.Data)
 			case "style":
-				if css := text(n); strings.Contains(css, "url(") || strings.Contains(css, "@import") || strings.Contains(css, "@font-face") {
+				if css := textOf(n); strings.Contains(css, "url(") || strings.Contains(css, "@import") || strings.Contains(css, "@font-face") {
 					t.Error("style sheet loads something")
 				}
 			}
@@ -148,151 +148,234 @@ func TestReportHTML(t *testing.T) {
 		}
 	})
 
-	aiTable := byID(t, root, "t-ai-blocking")
-	var aiBots []string
-	var aiLast []string // share in the last crawl, as printed
-	for _, tr := range find(aiTable, func(n *html.Node) bool { return n.Data == "tr" }) {
-		tds := find(tr, func(n *html.Node) bool { return n.Data == "td" })
+	// The AI table's rows, by bot: its cells per crawl in date order.
+	aiRows := map[string][][]string{} // bot -> rows -> cells as printed
+	cur := ""
+	for _, tr := range find(byID(t, root, "t-ai-blocking"), func(n *html.Node) bool { return n.Data == "tr" }) {
+		tds := find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "l") })
 		if len(tds) == 0 {
 			continue
 		}
-		aiBots = append(aiBots, text(tds[0]))
-		aiLast = append(aiLast, text(tds[len(tds)-1]))
-	}
-	var catalogAI int
-	for _, b := range stats.DefaultCatalog().Bots() {
-		if strings.HasPrefix(b.Category, "ai-") {
-			catalogAI++
+		if b := textOf(tds[0]); b != "" {
+			cur = b
 		}
+		var shares []string
+		for _, td := range find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "p") }) {
+			shares = append(shares, textOf(td))
+		}
+		aiRows[cur] = append(aiRows[cur], shares)
 	}
-	if len(aiBots) != catalogAI {
-		t.Fatalf("AI table has %d bots, the catalog %d", len(aiBots), catalogAI)
+	d := readFixture(t, dir, TallyOptions{})
+	r := d.Report
+
+	t.Run("switches", func(t *testing.T) {
+		for _, id := range []string{"pop-all", "pop-panel", "st-pooled", "st-strata"} {
+			in := byID(t, root, id)
+			if in.Data != "input" || attrOf(in, "type") != "radio" {
+				t.Errorf("#%s is <%s type=%s>", id, in.Data, attrOf(in, "type"))
+			}
+			if len(find(root, func(n *html.Node) bool { return n.Data == "label" && attrOf(n, "for") == id })) != 1 {
+				t.Errorf("no label for #%s", id)
+			}
+		}
+		for _, id := range []string{"pop-all", "st-pooled"} {
+			if !hasAttr(byID(t, root, id), "checked") {
+				t.Errorf("#%s is not checked: the page opens on all sites, pooled", id)
+			}
+		}
+		// Every switchable chart has its variants: lead 2 × 2, categories
+		// and first blocks 2 each.
+		for _, c := range []struct {
+			section string
+			classes []string
+		}{
+			{"chart-lead", []string{"v-all v-pooled", "v-panel v-pooled", "v-all v-strata", "v-panel v-strata"}},
+			{"chart-categories", []string{"v-all v-any", "v-panel v-any"}},
+			{"chart-first-blocks", []string{"v-all v-any", "v-panel v-any"}},
+		} {
+			var got []string
+			for _, v := range find(byID(t, root, c.section), func(n *html.Node) bool { return hasClass(n, "variant") }) {
+				got = append(got, strings.TrimPrefix(attrOf(v, "class"), "variant "))
+			}
+			if strings.Join(got, "|") != strings.Join(c.classes, "|") {
+				t.Errorf("%s variants %v, want %v", c.section, got, c.classes)
+			}
+		}
+	})
+
+	variant := func(t *testing.T, section, class string) *html.Node {
+		t.Helper()
+		for _, v := range find(byID(t, root, section), func(n *html.Node) bool { return hasClass(n, "variant") }) {
+			if attrOf(v, "class") == "variant "+class {
+				return v
+			}
+		}
+		t.Fatalf("%s has no variant %q", section, class)
+		return nil
 	}
 
-	t.Run("bar_chart", func(t *testing.T) {
-		for _, id := range []string{"svg-ai-blocking", "svg-ai-blocking-narrow"} {
-			svg := byID(t, root, id)
-			if svg.Data != "svg" || attr(svg, "data-group") != reporttest.Crawls[len(reporttest.Crawls)-1] {
-				t.Fatalf("#%s is <%s> for %q", id, svg.Data, attr(svg, "data-group"))
+	t.Run("lead_chart", func(t *testing.T) {
+		// One panel per leading AI bot and one for every other AI bot; each
+		// panel's total, by-name and by-* series are the AI table's full,
+		// by name and by * shares, crawl by crawl, and every point sits at
+		// its crawl's date.
+		v := variant(t, "chart-lead", "v-all v-pooled")
+		figs := find(v, func(n *html.Node) bool { return n.Data == "figure" && hasClass(n, "trend") })
+		if len(figs) != len(r.Leading)+1 {
+			t.Fatalf("%d panels, want %d leading bots and one for the rest", len(figs), len(r.Leading))
+		}
+		for k, fg := range figs {
+			bot := attrOf(fg, "data-bot")
+			rows := aiRows[bot]
+			if k == len(figs)-1 {
+				if attrOf(fg, "data-bots") == "" {
+					t.Error("the last panel does not list the bots it stands for")
+				}
+				rows = aiRows[r.starOnlyLabel()]
 			}
-			bars := find(svg, func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "bar") })
-			if len(bars) != catalogAI {
-				t.Fatalf("%s: %d bars, want one per AI bot (%d)", id, len(bars), catalogAI)
+			if len(rows) != len(reporttest.Crawls) {
+				t.Fatalf("%s: %d table rows", bot, len(rows))
 			}
-			// One bar per AI bot in the table's order, each as wide as its
-			// share (named plus * parts) on one common scale, and the share
-			// the one the table prints.
-			scale := 0.0
-			for i, g := range bars {
-				if bot := attr(g, "data-bot"); bot != aiBots[i] {
-					t.Errorf("bar %d is %s, table row %d is %s", i, bot, i, aiBots[i])
+			for cls, col := range map[string]int{"total": 0, "named": 1, "star": 2} {
+				el := find(fg, func(n *html.Node) bool { return hasClass(n, cls) })
+				if len(el) != 1 {
+					t.Fatalf("%s: %d .%s elements", bot, len(el), cls)
 				}
-				share := num(t, attr(g, "data-share"))
-				if d := math.Abs(share - pct(t, aiLast[i])); d > 0.0005 {
-					t.Errorf("%s: bar share %.4f, table says %s", aiBots[i], share, aiLast[i])
-				}
-				var width float64
-				for _, r := range find(g, func(n *html.Node) bool { return n.Data == "rect" }) {
-					width += num(t, attr(r, "width"))
-				}
-				if share == 0 {
-					if width > 0.1 {
-						t.Errorf("%s: zero share drawn %.1f wide", aiBots[i], width)
+				vals := strings.Split(attrOf(el[0], "data-values"), ",")
+				for i, row := range rows {
+					if d := math.Abs(num(t, vals[i]) - pct(t, row[col])); d > 0.0005 {
+						t.Errorf("%s %s crawl %d: chart %s, table %s", bot, cls, i, vals[i], row[col])
 					}
-					continue
 				}
-				if scale == 0 {
-					scale = width / share
+			}
+			// x of the points: proportional to the crawls' dates.
+			pts := strings.Fields(attrOf(find(fg, func(n *html.Node) bool { return hasClass(n, "total") })[0], "points"))
+			var xs []float64
+			for _, p := range pts {
+				xs = append(xs, num(t, strings.Split(p, ",")[0]))
+			}
+			cr := r.Trend.Crawls
+			for i := 1; i < len(cr)-1; i++ {
+				want := xs[0] + (xs[len(xs)-1]-xs[0])*float64(cr[i].Date-cr[0].Date)/float64(cr[len(cr)-1].Date-cr[0].Date)
+				if math.Abs(xs[i]-want) > 0.15 {
+					t.Errorf("%s: point %d at x %.1f, its date puts it at %.1f", bot, i, xs[i], want)
 				}
-				if math.Abs(width-share*scale) > 0.15 {
-					t.Errorf("%s: bar %.1f wide, %.1f for its share on the common scale", aiBots[i], width, share*scale)
+			}
+			if texts := textOf(fg); !strings.Contains(texts, "crawl date") || !strings.Contains(texts, "% of parsed sites") {
+				t.Errorf("%s: no axis titles", bot)
+			}
+		}
+	})
+
+	t.Run("strata_chart", func(t *testing.T) {
+		v := variant(t, "chart-lead", "v-all v-strata")
+		fg := find(v, func(n *html.Node) bool { return n.Data == "figure" && attrOf(n, "data-bot") == "GPTBot" })
+		if len(fg) != 1 {
+			t.Fatal("no GPTBot panel by stratum")
+		}
+		gpt := -1
+		for i, b := range r.Bots {
+			if b.Bot == "GPTBot" {
+				gpt = i
+			}
+		}
+		for _, l := range find(fg[0], func(n *html.Node) bool { return n.Data == "polyline" && hasClass(n, "series") }) {
+			st := slices.Index(StratumNames[:], attrOf(l, "data-series"))
+			if attrOf(l, "data-series") == "all ranks" {
+				st = StratumAll
+			}
+			if st < 0 {
+				t.Fatalf("series %q", attrOf(l, "data-series"))
+			}
+			vals := strings.Split(attrOf(l, "data-values"), ",")
+			for i, p := range r.Trend.Points[PopAll][st] {
+				bc := p.Bot(gpt)
+				want, _ := fullCell(&bc, DefVerdict).Share()
+				if math.Abs(num(t, vals[i])-want) > 1e-6 {
+					t.Errorf("%s crawl %d: %s, want %.6f", StratumNames[st], i, vals[i], want)
 				}
 			}
 		}
 	})
 
-	t.Run("line_charts", func(t *testing.T) {
-		figs := find(root, func(n *html.Node) bool { return n.Data == "figure" && hasClass(n, "trend") })
-		if len(figs) < 5 {
-			t.Fatalf("%d trend charts", len(figs))
+	t.Run("first_blocks_chart", func(t *testing.T) {
+		v := variant(t, "chart-first-blocks", "v-all v-any")
+		fg := find(v, func(n *html.Node) bool { return n.Data == "figure" && attrOf(n, "data-bot") == "GPTBot" })
+		if len(fg) != 1 {
+			t.Fatal("no GPTBot first-block panel")
 		}
-		drawn := map[string]bool{}
-		var gpt *html.Node
-		for _, fg := range figs {
-			if b := attr(fg, "data-bot"); b != "" {
-				drawn[b] = true
-				if b == "GPTBot" {
-					gpt = fg
+		bars := find(fg[0], func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "cohort") })
+		rows := htmlCells(byID(t, root, "t-first-blocks"))
+		// the GPTBot block: first blocked, by name, later unblocked
+		for i, b := range bars {
+			first := strings.Fields(rows[0][i])[0]
+			unblocked := strings.Fields(rows[2][i])[0]
+			if attrOf(b, "data-first") != first || attrOf(b, "data-unblocked") != unblocked {
+				t.Errorf("crawl %d: bar %s/%s, table %s/%s", i, attrOf(b, "data-first"), attrOf(b, "data-unblocked"), first, unblocked)
+			}
+		}
+		if len(bars) != len(reporttest.Crawls) {
+			t.Errorf("%d bars", len(bars))
+		}
+	})
+
+	t.Run("definitions_chart", func(t *testing.T) {
+		// Each bar is the definition's full share minus the verdict's, in
+		// the last crawl: the definitions table's last row of the bot.
+		var last []string
+		cur := ""
+		for _, tr := range find(byID(t, root, "t-definitions"), func(n *html.Node) bool { return n.Data == "tr" }) {
+			tds := find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "l") })
+			if len(tds) > 0 && textOf(tds[0]) != "" {
+				cur = textOf(tds[0])
+			}
+			if cur == "GPTBot" {
+				last = nil
+				for _, td := range find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "p") }) {
+					last = append(last, textOf(td))
 				}
 			}
-			for _, b := range strings.Split(attr(fg, "data-bots"), ",") {
-				drawn[b] = true
-			}
-			lines := find(fg, func(n *html.Node) bool { return n.Data == "polyline" })
-			if len(lines) != NumDefinitions {
-				t.Errorf("%s: %d lines, want one per definition", attr(fg, "data-bot"), len(lines))
-			}
-			for _, l := range lines {
-				if n := len(strings.Fields(attr(l, "points"))); n != len(reporttest.Crawls) {
-					t.Errorf("%s %s: %d points, want one per crawl", attr(fg, "data-bot"), attr(l, "class"), n)
-				}
-			}
 		}
-		for _, b := range aiBots {
-			if !drawn[b] {
-				t.Errorf("no trend chart covers %s", b)
-			}
+		g := find(byID(t, root, "svg-definitions"), func(n *html.Node) bool { return n.Data == "g" && attrOf(n, "data-bot") == "GPTBot" })
+		if len(g) != 1 || len(last) != NumDefinitions {
+			t.Fatalf("%d GPTBot bars, definitions row %v", len(g), last)
 		}
-		if gpt == nil {
-			t.Fatal("no GPTBot chart")
-		}
-		// The robotstat line is the GPTBot row of the AI table, crawl by
-		// crawl.
-		var row []*html.Node
-		for _, tr := range find(aiTable, func(n *html.Node) bool { return n.Data == "tr" }) {
-			if tds := find(tr, func(n *html.Node) bool { return n.Data == "td" }); len(tds) > 0 && text(tds[0]) == "GPTBot" {
-				row = find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "p") })
-			}
-		}
-		verdict := find(gpt, func(n *html.Node) bool { return hasClass(n, "def-verdict") })
-		vals := strings.Split(attr(verdict[0], "data-values"), ",")
-		if len(vals) != len(row) {
-			t.Fatalf("GPTBot line has %d values, the table row %d", len(vals), len(row))
-		}
-		for i := range vals {
-			if d := math.Abs(num(t, vals[i]) - pct(t, text(row[i]))); d > 0.0005 {
-				t.Errorf("GPTBot crawl %d: line %s, table %s", i, vals[i], text(row[i]))
+		diffs := strings.Split(attrOf(g[0], "data-diffs"), ",")
+		for k, dv := range diffs {
+			if d := math.Abs(num(t, dv) - (pct(t, last[k+1]) - pct(t, last[0]))); d > 0.0011 {
+				t.Errorf("%s: %s, table %s - %s", DefinitionNames[k+1], dv, last[k+1], last[0])
 			}
 		}
 	})
 
-	t.Run("status_chart", func(t *testing.T) {
-		rows := find(byID(t, root, "svg-status"), func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "status-row") })
-		if len(rows) != len(reporttest.Crawls) {
-			t.Fatalf("%d status rows, want one per crawl", len(rows))
-		}
-		for _, g := range rows {
-			var total float64
-			parts := map[string]float64{}
-			for _, r := range find(g, func(n *html.Node) bool { return n.Data == "rect" }) {
-				w := num(t, attr(r, "width"))
-				parts[attr(r, "class")] += w
-				total += w
+	t.Run("share_charts", func(t *testing.T) {
+		adoption := htmlCells(byID(t, root, "t-adoption"))
+		rules := byID(t, root, "t-signals-vs-rules")
+		for _, c := range []struct{ id, part string }{{"svg-status", "parsed"}, {"svg-signals", "contradict"}} {
+			rows := find(byID(t, root, c.id), func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "share-row") })
+			if len(rows) != len(reporttest.Crawls) {
+				t.Fatalf("%s: %d rows, want one per crawl", c.id, len(rows))
 			}
-			// The parsed part's width is the parsed share of sites, which
-			// the adoption table gives as the sum of its first two rows.
-			crawl := attr(g, "data-group")
-			col := -1
-			for i, c := range reporttest.Crawls {
-				if c == crawl {
-					col = i
+			for col, g := range rows {
+				var total float64
+				parts := map[string]float64{}
+				for _, rc := range find(g, func(n *html.Node) bool { return n.Data == "rect" }) {
+					w := num(t, attrOf(rc, "width"))
+					parts[attrOf(rc, "class")] += w
+					total += w
 				}
-			}
-			cells := htmlCells(byID(t, root, "t-adoption"))
-			p1 := strings.Fields(cells[0][col])
-			p2 := strings.Fields(cells[1][col])
-			if got, want := parts["parsed"]/total, pct(t, p1[1])+pct(t, p2[1]); math.Abs(got-want) > 0.0011 {
-				t.Errorf("%s: parsed is %.4f of the bar, the adoption table says %.4f", crawl, got, want)
+				var want float64
+				switch c.id {
+				case "svg-status":
+					// parsed: the adoption table's first two rows
+					want = pct(t, strings.Fields(adoption[0][col])[1]) + pct(t, strings.Fields(adoption[1][col])[1])
+				default:
+					// contradict: allowed × every one and allowed × some
+					want = crossShare(t, rules, "allowed", "contradict", col) + crossShare(t, rules, "allowed", "contradict in part", col)
+				}
+				if got := parts[c.part] / total; math.Abs(got-want) > 0.0011 {
+					t.Errorf("%s %s: %s is %.4f of the bar, the table says %.4f", c.id, attrOf(g, "data-group"), c.part, got, want)
+				}
 			}
 		}
 	})
@@ -300,15 +383,15 @@ func TestReportHTML(t *testing.T) {
 	t.Run("tables_match_text", func(t *testing.T) {
 		textTables := parseTextTables(out)
 		tables := find(root, func(n *html.Node) bool { return n.Data == "table" && hasClass(n, "data") })
-		if len(tables) != 9 {
-			t.Errorf("%d tables, want 9", len(tables))
+		if len(tables) != len(r.Tables) || len(tables) < 13 {
+			t.Errorf("%d tables, the report has %d", len(tables), len(r.Tables))
 		}
 		for _, tb := range tables {
 			sec := tb
 			for sec != nil && sec.Data != "section" {
 				sec = sec.Parent
 			}
-			title := text(find(sec, func(n *html.Node) bool { return n.Data == "h2" })[0])
+			title := textOf(find(sec, func(n *html.Node) bool { return n.Data == "h2" })[0])
 			tt := textTables[title]
 			if tt == nil {
 				t.Errorf("table %q is not in the text report", title)
@@ -326,6 +409,95 @@ func TestReportHTML(t *testing.T) {
 			}
 		}
 	})
+}
+
+// crossShare returns the share in column col of the signals-vs-rules row
+// whose stance is stance and reading reading (0 when the table has none).
+func crossShare(t *testing.T, table *html.Node, stance, reading string, col int) float64 {
+	t.Helper()
+	cur := ""
+	for _, tr := range find(table, func(n *html.Node) bool { return n.Data == "tr" }) {
+		tds := find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "l") })
+		if len(tds) < 3 {
+			continue
+		}
+		if s := textOf(tds[0]); s != "" {
+			cur = s
+		}
+		if cur == stance && textOf(tds[2]) == reading {
+			p := find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "p") })
+			return pct(t, textOf(p[col]))
+		}
+	}
+	return 0
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// A report of one crawl draws the AI bots as bars, the rest as one bar,
+// each as wide as its share on one common scale.
+func TestReportHTMLOneCrawl(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	var sites []reporttest.Site
+	for _, s := range threeSites() {
+		path := s.path
+		if path == "" {
+			path = "/robots.txt"
+		}
+		sites = append(sites, reporttest.Site{Crawl: "CC-MAIN-2024-33", URL: "https://" + s.host + path, Status: s.status, Body: s.body, Rank: s.rank, Minute: s.minute})
+	}
+	if err := reporttest.WriteSites(dir, sites, fixtureVersion); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "r.html")
+	renderHTML(t, dir, page)
+	f, err := os.Open(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	root, err := html.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readFixture(t, dir, TallyOptions{}).Report
+	for _, id := range []string{"svg-ai-blocking", "svg-ai-blocking-narrow"} {
+		bars := find(byID(t, root, id), func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "bar") })
+		if len(bars) != len(r.Named)+1 {
+			t.Fatalf("%s: %d bars, want %d named AI bots and one for the rest", id, len(bars), len(r.Named))
+		}
+		scale := 0.0
+		for _, g := range bars {
+			share := num(t, attrOf(g, "data-share"))
+			var width float64
+			for _, rc := range find(g, func(n *html.Node) bool { return n.Data == "rect" }) {
+				width += num(t, attrOf(rc, "width"))
+			}
+			if share == 0 {
+				continue
+			}
+			if scale == 0 {
+				scale = width / share
+			}
+			if math.Abs(width-share*scale) > 0.15 {
+				t.Errorf("%s %s: bar %.1f wide, %.1f for its share", id, attrOf(g, "data-bot"), width, share*scale)
+			}
+		}
+		if attrOf(bars[len(bars)-1], "data-bots") == "" {
+			t.Errorf("%s: the last bar does not list the bots it stands for", id)
+		}
+	}
+	// No switches and no time axis with one crawl.
+	if n := find(root, func(n *html.Node) bool { return hasClass(n, "switches") || hasClass(n, "variant") }); len(n) != 0 {
+		t.Errorf("%d switches or variants in a one-crawl page", len(n))
+	}
 }
 
 // The page escapes what comes from the data: a crawl name with markup in it

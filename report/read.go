@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,10 +24,13 @@ type Data struct {
 	// Generator is the version of robotstat that renders the page (the
 	// caller's), which may differ from Version.
 	Generator string
+	// Strata opens the HTML page on the trends by rank stratum.
+	Strata bool
 }
 
-// reportTables are the tables the report reads, sites first.
-var reportTables = []schema.TableName{schema.Sites, schema.Captures, schema.SiteBots, schema.Agents, schema.Directives}
+// reportTables are the tables the report reads crawl by crawl, sites
+// first; site_history, which spans crawls, is read before them.
+var reportTables = []schema.TableName{schema.Sites, schema.Signals, schema.Captures, schema.SiteBots, schema.Agents, schema.Directives}
 
 // Read feeds every table's files under dir to a Tally, crawl by crawl, and
 // returns what the renderers need and the number of rows read. A dir that
@@ -37,9 +41,9 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 		return nil, 0, err
 	}
 	data := &Data{Dir: dir}
-	// Crawls in TableFiles' order (by name, unknown last), each with its
-	// files per table; captures come first. Rows of a crawl the captures
-	// table lacks cannot belong to a site.
+	// Crawls in TableFiles' order (by name, unknown last; the report puts
+	// them in date order), each with its files per table. Rows of a crawl
+	// the sites table lacks cannot belong to a site.
 	ix, err := schema.ReadIndex(dir)
 	if err != nil {
 		return nil, 0, err
@@ -79,12 +83,45 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	if len(crawls) == 0 {
 		return nil, 0, fmt.Errorf("%w: %s holds no Parquet file", ErrNotDataset, filepath.Join(dir, string(schema.Sites)))
 	}
+	// sites built before schema version 2 have no crawl_date: the trends
+	// need it, and robotstat sites rebuilds it from the same inputs.
+	for _, c := range crawls {
+		for _, f := range byCrawl[c][schema.Sites] {
+			info, err := schema.ReadFileInfo(f.Path)
+			if err != nil {
+				return nil, 0, fmt.Errorf("report: %w", err)
+			}
+			if v := info.Metadata[schema.MetaSchemaVersion]; v == "1" {
+				return nil, 0, fmt.Errorf("%w: its sites table was built by an older robotstat (schema version 1, without crawl_date); rebuild it with robotstat sites %s", ErrOldSites, dir)
+			}
+		}
+	}
+	var rows int64
+	// site_history first: the panel and the first-block cohorts.
+	hist, uncommitted, err := ix.TableFiles(schema.SiteHistory)
+	if uncommitted > 0 {
+		data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run: not counted", uncommitted, schema.SiteHistory))
+	}
+	switch {
+	case errors.Is(err, schema.ErrNoTable):
+		data.Missing = append(data.Missing, schema.SiteHistory)
+		if o.Panel {
+			return nil, 0, fmt.Errorf("%w: --panel needs the site_history table, which %s lacks; rebuild it with robotstat sites %s", ErrNoHistory, dir, dir)
+		}
+	case err != nil:
+		return nil, 0, fmt.Errorf("report: %w", err)
+	default:
+		k, err := readTable(ctx, hist, sum.AddHistory)
+		rows += k
+		if err != nil {
+			return nil, 0, err
+		}
+	}
 	for o := range orphans {
 		data.Warnings = append(data.Warnings, o+" but sites has not: its rows are not counted (rebuild with robotstat sites)")
 	}
 	sort.Strings(data.Warnings)
 
-	var rows int64
 	for _, crawl := range crawls {
 		tf := byCrawl[crawl]
 		var n [2]int64 // captures, sites
@@ -103,6 +140,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 		}
 		sum.BeginCrawl(crawl, n[0], n[1])
 		for _, read := range []func() (int64, error){
+			func() (int64, error) { return readTable(ctx, tf[schema.Signals], sum.AddSignals) },
 			func() (int64, error) { return readTable(ctx, tf[schema.Sites], sum.AddSites) },
 			func() (int64, error) { return readTable(ctx, tf[schema.Captures], sum.AddCaptures) },
 			func() (int64, error) { return readTable(ctx, tf[schema.SiteBots], sum.AddSiteBots) },
@@ -140,25 +178,10 @@ func readTable[T schema.Row](ctx context.Context, files []schema.File, add func(
 	return n, nil
 }
 
-// writeHTMLFile writes the page under a temporary name beside path and
+// WriteHTMLFile writes the page under a temporary name beside path and
 // renames it into place, so a reader never sees half a page.
 func WriteHTMLFile(path string, data *Data) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("report: --html: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	if err := WriteHTML(tmp, data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("report: --html: writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("report: --html: writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("report: --html: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := writeAtomic(path, func(w io.Writer) error { return WriteHTML(w, data) }); err != nil {
 		return fmt.Errorf("report: --html: %w", err)
 	}
 	return nil
@@ -169,11 +192,12 @@ func WriteHTMLFile(path string, data *Data) error {
 func (d *Data) about() [][2]string {
 	r := d.Report
 	var crawls []string
-	for _, c := range r.Crawls {
-		if c == "" {
-			c = UnknownCrawlLabel
+	for _, c := range r.Trend.Crawls {
+		s := c.Label
+		if ds := c.DateString(); ds != "" {
+			s += " (" + ds + ")"
 		}
-		crawls = append(crawls, c)
+		crawls = append(crawls, s)
 	}
 	data := fmt.Sprintf("%d %s: %s", len(crawls), plural(len(crawls), "crawl", "crawls"), strings.Join(crawls, ", "))
 	if d.Version != "" {
@@ -184,13 +208,31 @@ func (d *Data) about() [][2]string {
 	}
 	lines := [][2]string{
 		{"data", data},
-		{"site", "one per crawl and host (the sites table): the answer its robots.txt gave in the crawl, the best of the host's captures of /robots.txt, redirects followed through the crawl's captures (at most five), as robotstat sites resolves them"},
-		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (sites whose robots.txt was fetched and parsed: 2xx or no status); every table gives its denominators"},
+		{"site", "one per crawl and host (the sites table): the answer its robots.txt gave in the crawl, the best of the host's captures of /robots.txt, redirects followed (at most five)"},
+		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (2xx or no status); every table gives its denominators"},
+	}
+	if len(crawls) > 1 {
+		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})
+	}
+	t := r.Trend
+	switch {
+	case r.Panel:
+		lines = append(lines, [2]string{"panel", fmt.Sprintf("the tables count only the %s hosts that are a parsed site in all %d crawls (site_history.panel)", formatCount(t.PanelHosts), len(crawls))})
+	case t.History && len(crawls) > 1:
+		lines = append(lines, [2]string{"panel", fmt.Sprintf("%s hosts are a parsed site in all %d crawls (site_history.panel); --panel restricts the tables to them", formatCount(t.PanelHosts), len(crawls))})
+	}
+	if r.RankedSites > 0 {
+		var all int64
+		for _, c := range t.Crawls {
+			all += c.Sites
+		}
+		lines = append(lines, [2]string{"ranks", fmt.Sprintf("%s of %s sites (%s) matched the ranked list; strata are cumulative (top 1k is part of top 10k)",
+			formatCount(r.RankedSites), formatCount(all), formatShare(Cell{r.RankedSites, all}))})
 	}
 	if r.By == ByRank {
-		lines = append(lines, [2]string{"columns", fmt.Sprintf("rank strata from captures.rank, cumulative (top 1k is part of top 10k), pooled over %d %s", len(crawls), plural(len(crawls), "crawl", "crawls"))})
+		lines = append(lines, [2]string{"columns", fmt.Sprintf("rank strata, pooled over %d %s", len(crawls), plural(len(crawls), "crawl", "crawls"))})
 	} else if len(r.Groups) > 1 {
-		lines = append(lines, [2]string{"columns", "one per crawl"})
+		lines = append(lines, [2]string{"columns", "one per crawl, in date order"})
 	}
 	return lines
 }

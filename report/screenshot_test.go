@@ -19,18 +19,35 @@ func TestReportScreenshots(t *testing.T) {
 	if dir == "" {
 		t.Skip("set ROBOTSTAT_SCREENSHOTS=DIR (scripts/report-screenshot.sh does)")
 	}
-	colours := []struct {
+	type colour struct {
 		name    string
 		r, g, b uint8
 		min     int // pixels, at least
-	}{
-		{"bar: by name", 0x1d, 0x4e, 0x89, 5000},
-		{"bar: by *", 0x7f, 0xb2, 0xe5, 5000},
-		{"status: parsed / line: cic", 0x00, 0x9e, 0x73, 3000},
-		{"status: unavailable", 0x56, 0xb4, 0xe9, 300},
-		{"title text", 0x1f, 0x23, 0x28, 2000},
 	}
-	for _, name := range []string{"desktop-full.png", "narrow-full.png", "rank-desktop-full.png"} {
+	var (
+		named    = colour{"lead: by name, first blocks: kept", 0x1d, 0x4e, 0x89, 5000}
+		star     = colour{"lead: by *", 0x7f, 0xb2, 0xe5, 5000}
+		green    = colour{"status: parsed", 0x00, 0x9e, 0x73, 3000}
+		sky      = colour{"status: unavailable, signals: signal only", 0x56, 0xb4, 0xe9, 300}
+		orange   = colour{"first blocks: later unblocked", 0xe6, 0x9f, 0x00, 150}
+		vermil   = colour{"signals: contradict, status: 5xx", 0xd5, 0x5e, 0x00, 40}
+		pink     = colour{"definitions: cc_class, signals: rules only", 0xcc, 0x79, 0xa7, 1500}
+		ink      = colour{"title text", 0x1f, 0x23, 0x28, 2000}
+		topBlue  = colour{"strata: top 1k line", 0x00, 0x72, 0xb2, 300}
+		panelBtn = colour{"switch: the panel button is on", 0x1d, 0x4e, 0x89, 5000}
+	)
+	shots := []struct {
+		name    string
+		colours []colour
+	}{
+		{"desktop-full.png", []colour{named, star, green, sky, orange, vermil, pink, ink}},
+		{"narrow-full.png", []colour{named, star, green, sky, orange, vermil, pink, ink}},
+		{"rank-desktop-full.png", []colour{named, green, sky, orange, pink, ink, topBlue}},
+		{"panel-strata-desktop-full.png", []colour{panelBtn, green, orange, pink, ink, topBlue}},
+		{"sample-desktop-full.png", []colour{named, star, green, sky, pink, ink}},
+	}
+	for _, shot := range shots {
+		name, colours := shot.name, shot.colours
 		t.Run(name, func(t *testing.T) {
 			f, err := os.Open(filepath.Join(dir, name))
 			if err != nil {

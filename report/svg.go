@@ -3,18 +3,32 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
-// The charts of the HTML report, as geometry: report_html.go's template
-// draws them as inline SVG, so every string from the data is escaped by
-// html/template. Coordinates are in SVG user units; each chart has a
-// viewBox and scales to its container.
-
+// The charts of the HTML report, as geometry: each chart is an svgFig, a
+// viewBox and a list of primitives (rect, line, polyline, polygon, circle,
+// text, g), which one template (html.go) draws as inline SVG, so every
+// string from the data is escaped by html/template. Coordinates are SVG
+// user units; a chart scales to its container.
+//
 // Colours: two blues for the two ways a bot is blocked (#1d4e89 by name,
-// #7fb2e5 by *, in the template), and for the four definitions and the
-// outcomes hues that stay apart for the common kinds of colour blindness
-// (Okabe and Ito's palette), with dash patterns as a second cue.
+// #7fb2e5 by *), and elsewhere hues that stay apart for the common kinds
+// of colour blindness (Okabe and Ito's palette), with dash patterns or
+// labels as a second cue.
+
+const (
+	colourNamed = "#1d4e89"
+	colourStar  = "#7fb2e5"
+	colourGrid  = "#e3e7ec"
+	colourAxis  = "#8c959f"
+	colourMuted = "#57606a"
+)
+
+// series colours, in order: Okabe and Ito without black and yellow.
+var seriesColours = []string{"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9"}
+
 var definitionStyles = [NumDefinitions]struct{ Color, Dash, Label string }{
 	{"#0072b2", "", "verdict (robotstat)"},
 	{"#e69f00", "6 3", "somesite (Liu et al.)"},
@@ -22,8 +36,80 @@ var definitionStyles = [NumDefinitions]struct{ Color, Dash, Label string }{
 	{"#cc79a7", "8 3 2 3", "cc_class (Common Crawl)"},
 }
 
-// textWidth estimates the width of s in 12px system sans-serif; it errs on
-// the wide side so labels never overlap what follows them.
+// svgFig is one chart.
+type svgFig struct {
+	ID, Class, Label string // id, class and aria-label of the svg element
+	Width, Height    float64
+	Data             []attr // data-* attributes
+	Els              []el
+}
+
+type attr struct{ Name, Value string }
+
+// el is one SVG primitive; Kind says which fields count.
+type el struct {
+	Kind         string // rect, line, polyline, polygon, circle, text, g
+	X, Y, W, H   float64
+	X2, Y2       float64 // line end
+	R            float64 // circle
+	Points       string  // polyline, polygon
+	Fill, Stroke string
+	StrokeW      float64
+	Dash         string
+	Class        string
+	Text         string
+	Size         float64
+	Anchor       string // text-anchor
+	Weight       string
+	Rotate       bool // text turned a quarter left about (X, Y): a y axis title
+	Title        string
+	Data         []attr
+	Children     []el // g
+}
+
+func rect(x, y, w, h float64, fill, class, title string) el {
+	return el{Kind: "rect", X: x, Y: y, W: max(w, 0), H: max(h, 0), Fill: fill, Class: class, Title: title}
+}
+
+func text(x, y float64, s string, size float64, anchor, class string) el {
+	return el{Kind: "text", X: x, Y: y, Text: s, Size: size, Anchor: anchor, Class: class}
+}
+
+func hline(x1, x2, y float64, stroke string) el {
+	return el{Kind: "line", X: x1, Y: y, X2: x2, Y2: y, Stroke: stroke, StrokeW: 1}
+}
+
+func vline(x, y1, y2 float64, stroke string) el {
+	return el{Kind: "line", X: x, Y: y1, X2: x, Y2: y2, Stroke: stroke, StrokeW: 1}
+}
+
+func points(xs, ys []float64) string {
+	var b strings.Builder
+	for i := range xs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f(xs[i]))
+		b.WriteByte(',')
+		b.WriteString(f(ys[i]))
+	}
+	return b.String()
+}
+
+// f formats a coordinate: one decimal is finer than a pixel.
+func f(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// values writes shares for data attributes and tests.
+func values(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'f', 6, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+// textWidth estimates the width of s in px-high system sans-serif; it errs
+// on the wide side so labels never overlap what follows them.
 func textWidth(s string, px float64) float64 {
 	w := 0.0
 	for _, r := range s {
@@ -56,11 +142,37 @@ func niceMax(v float64, steps int) (top, step float64) {
 	return 1, 0.5
 }
 
+// niceCount is niceMax for counts: a maximum and step of 1, 2 or 5 times a
+// power of ten.
+func niceCount(v float64, steps int) (top, step float64) {
+	if v <= 0 {
+		return 1, 1
+	}
+	for p := 1.0; ; p *= 10 {
+		for _, m := range []float64{1, 2, 5} {
+			s := m * p
+			top = s * math.Ceil(v/s-1e-9)
+			if top/s <= float64(steps)+1e-9 {
+				return top, s
+			}
+		}
+	}
+}
+
 // percentLabel writes an axis tick: "25%", "2.5%".
 func percentLabel(v float64) string {
 	s := fmt.Sprintf("%.1f", 100*v)
 	s = strings.TrimSuffix(s, ".0")
 	return s + "%"
+}
+
+// ppLabel writes a difference of shares in percentage points: "+1.2 pp".
+func ppLabel(v float64) string {
+	s := fmt.Sprintf("%+.1f", 100*v)
+	if s == "-0.0" || s == "+0.0" {
+		s = "0.0"
+	}
+	return s + " pp"
 }
 
 type tick struct {
@@ -69,161 +181,13 @@ type tick struct {
 	Anchor string // text-anchor of an x tick: middle, or start/end at the edges
 }
 
-// barChart is a horizontal stacked bar per AI bot: the sites that block it
-// fully by naming it, then those where only * does. The wide layout puts
-// each bot's name left of its bar; the narrow one (phones) above it.
-type barChart struct {
-	Narrow        bool
-	Width, Height float64
-	PlotX, PlotW  float64
-	Top, Bottom   float64 // plot area's y range, for grid lines
-	AxisY, TopY   float64 // y of the tick labels below and above the bars
-	Ticks         []tick
-	Bars          []bar
-	Group         string // which column the chart shows
-}
-
-type bar struct {
-	Bot           string
-	Share         float64 // full / denominator
-	Y, H          float64
-	LabelX        float64
-	LabelY        float64
-	LabelAnchor   string
-	Named, Star   float64 // widths
-	StarX         float64
-	ValueX        float64
-	ValueY        float64
-	Value         string // "68.1% (32)"
-	NamedN, StarN int64
-}
-
-const barH, barGap = 15.0, 5.0
-
-func newBarChart(r *Report, order []int, group int, narrow bool) *barChart {
-	c := &barChart{Narrow: narrow, Width: 920, Group: r.Groups[group].Label}
-	if narrow {
-		c.Width = 360
-	}
-	maxShare, maxLabel, maxValue := 0.0, 0.0, 0.0
-	value := func(c Cell) string { return fmt.Sprintf("%s (%s)", formatShare(c), formatCount(c.Count)) }
-	for _, i := range order {
-		st := &r.Bots[i]
-		maxLabel = max(maxLabel, textWidth(st.Bot, 12))
-		f := fullCell(&st.Groups[group], DefVerdict)
-		maxValue = max(maxValue, textWidth(value(f), 11.5))
-		if v, ok := f.Share(); ok {
-			maxShare = max(maxShare, v)
-		}
-	}
-	top, step := niceMax(maxShare, 5)
-	c.PlotX = math.Ceil(min(maxLabel, 230)) + 16
-	if narrow {
-		c.PlotX = 4
-	}
-	c.PlotW = c.Width - c.PlotX - math.Ceil(maxValue) - 12
-	c.TopY, c.Top = 12, 20 // a tall chart gets its scale at the top too
-	y := c.Top + 4
-	for _, i := range order {
-		st := &r.Bots[i]
-		bc := &st.Groups[group]
-		named := bc.Counts[MatchedNamed][DefVerdict][ClassFull]
-		star := bc.Counts[MatchedStar][DefVerdict][ClassFull]
-		f := fullCell(bc, DefVerdict)
-		share, _ := f.Share()
-		scale := func(n int64) float64 {
-			if bc.Sites == 0 {
-				return 0
-			}
-			return float64(n) / float64(bc.Sites) / top * c.PlotW
-		}
-		b := bar{Bot: st.Bot, Share: share, H: barH, Named: scale(named), Star: scale(star), NamedN: named, StarN: star,
-			Value: value(f)}
-		if narrow {
-			// name on a line of its own, the bar below it
-			b.LabelX, b.LabelY, b.LabelAnchor = c.PlotX+3, y+11, "start"
-			b.Y = y + 15
-			y += 15 + barH + 9
-		} else {
-			b.LabelX, b.LabelY, b.LabelAnchor = c.PlotX-8, y+barH/2+4.2, "end"
-			b.Y = y
-			y += barH + barGap
-		}
-		b.StarX = c.PlotX + b.Named
-		b.ValueX = c.PlotX + scale(f.Count) + 6
-		b.ValueY = b.Y + barH/2 + 4.2
-		c.Bars = append(c.Bars, b)
-	}
-	c.Bottom = y
-	c.AxisY = y + 14
-	c.Height = y + 24
-	for v := 0.0; v <= top+1e-9; v += step {
-		c.Ticks = append(c.Ticks, tick{Pos: c.PlotX + v/top*c.PlotW, Label: percentLabel(v)})
-	}
-	if narrow && len(c.Ticks) > 0 {
-		c.Ticks[0].Pos = max(c.Ticks[0].Pos, 8) // keep "0%" inside
-	}
-	return c
-}
-
-// fullCell is the sites that block a bot fully under definition def, of
-// the sites with a bots row for it: the share every chart of the page
-// draws.
-func fullCell(bc *BotCounts, def int) Cell {
-	return Cell{Count: bc.Class(def, ClassFull), Of: bc.Sites}
-}
-
-// lineChart is one AI bot's full share over the groups under the four
-// definitions.
-type lineChart struct {
-	Bot           string
-	Others        []string // for the chart of the AI bots no robots.txt names: their tokens
-	Width, Height float64
-	PlotX, PlotW  float64
-	PlotY, PlotH  float64
-	YTicks        []tick
-	XTicks        []tick
-	Lines         []line
-	Last          string // the robotstat verdict in the last group, as text
-}
-
-type line struct {
-	Def, Color, Dash string
-	Points           string // "x,y x,y"
-	Values           string // shares, comma-separated, for tests and tooltips
-	Dots             []dot
-}
-
-type dot struct {
-	X, Y  float64
-	Title string
-}
-
-// isNamed reports whether some robots.txt of the groups names the bot.
-func isNamed(st *BotStat, gs []int) bool {
-	for _, g := range gs {
-		for d := range NumDefinitions {
-			for c := range NumClasses {
-				if st.Groups[g].Counts[MatchedNamed][d][c] > 0 {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// xTicks places the x labels of a small chart: at most about four, the
-// first anchored at its start and the last at its end when they would
-// otherwise cross the chart's edge, none overlapping the one before.
-func xTicks(labels []string, x func(int) float64, width, px float64) []tick {
-	every := max(1, (len(labels)+3)/4)
+// xTicks places the x labels of a small chart: the first anchored at its
+// start and the last at its end when they would otherwise cross the
+// chart's edge, none overlapping the one before (the last label wins).
+func xTicks(labels []string, xs []float64, width, px float64) []tick {
 	var ticks []tick
 	for k, l := range labels {
-		if k%every != 0 && k != len(labels)-1 {
-			continue
-		}
-		t := tick{Pos: x(k), Label: l, Anchor: "middle"}
+		t := tick{Pos: xs[k], Label: l, Anchor: "middle"}
 		w := textWidth(l, px)
 		switch {
 		case t.Pos-w/2 < 2:
@@ -235,7 +199,7 @@ func xTicks(labels []string, x func(int) float64, width, px float64) []tick {
 		}
 		if n := len(ticks); n > 0 && start(t, w) < end(ticks[n-1], textWidth(ticks[n-1].Label, px))+6 {
 			if k == len(labels)-1 {
-				ticks[n-1] = t // the last label wins
+				ticks[n-1] = t
 			}
 			continue
 		}
@@ -255,6 +219,58 @@ func start(t tick, w float64) float64 {
 }
 
 func end(t tick, w float64) float64 { return start(t, w) + w }
+
+// timeAxis places crawls on x by their dates: the trends' time axis. When
+// a crawl has no date, or all share one, the crawls are spaced evenly in
+// date order instead (Even says so).
+type timeAxis struct {
+	dates  []int32
+	labels []string // tick labels: YYYY-MM, or the crawl's short name without a date
+	names  []string // the crawls' labels, for titles
+	Even   bool
+}
+
+func newTimeAxis(crawls []CrawlInfo) *timeAxis {
+	a := &timeAxis{}
+	for _, c := range crawls {
+		a.dates = append(a.dates, c.Date)
+		a.names = append(a.names, c.Label)
+		if c.Date == 0 {
+			a.Even = true
+		}
+	}
+	if len(crawls) > 1 && crawls[0].Date == crawls[len(crawls)-1].Date {
+		a.Even = true
+	}
+	short := shortLabels(a.names)
+	for i, c := range crawls {
+		if a.Even || c.Date == 0 {
+			a.labels = append(a.labels, short[i])
+		} else {
+			a.labels = append(a.labels, c.DateString()[:7])
+		}
+	}
+	return a
+}
+
+// xs returns the crawls' x in a plot from x0 to x0+w.
+func (a *timeAxis) xs(x0, w float64) []float64 {
+	n := len(a.dates)
+	out := make([]float64, n)
+	if n == 1 {
+		out[0] = x0 + w/2
+		return out
+	}
+	lo, hi := float64(a.dates[0]), float64(a.dates[n-1])
+	for i, d := range a.dates {
+		if a.Even {
+			out[i] = x0 + float64(i)*w/float64(n-1)
+		} else {
+			out[i] = x0 + (float64(d)-lo)/(hi-lo)*w
+		}
+	}
+	return out
+}
 
 // shortLabels drops the prefix all labels share up to a dash
 // ("CC-MAIN-2024-33" -> "2024-33"), which small charts have no room for.
@@ -280,214 +296,284 @@ func shortLabels(labels []string) []string {
 	return out
 }
 
-// trendGroups returns the groups a trend runs over: every crawl, or the rank
-// strata without "all".
-func trendGroups(r *Report) []int {
-	var gs []int
-	for i, g := range r.Groups {
-		if r.By == ByRank && g.Label == "all" {
-			continue
-		}
-		gs = append(gs, i)
-	}
-	return gs
+// panelGeom is the frame of one small multiple over time: the plot area,
+// the axes with their titles, and scales.
+type panelGeom struct {
+	W, H                       float64
+	PlotX, PlotY, PlotW, PlotH float64
+	top                        float64 // y value at the top of the plot
+	xs                         []float64
 }
 
-// newLineCharts returns one chart per AI bot that some definition counts
-// as fully blocked somewhere, sharing one y scale, and the AI bots left out.
-func newLineCharts(r *Report, order []int) ([]*lineChart, []string) {
-	gs := trendGroups(r)
-	if len(gs) < 2 {
-		return nil, nil
-	}
-	var labels []string
-	for _, g := range gs {
-		labels = append(labels, r.Groups[g].Label)
-	}
-	short := shortLabels(labels)
-	maxV := 0.0
-	var keep []int
-	var left []string
-	for _, i := range order {
-		any := false
-		for _, g := range gs {
-			for d := range NumDefinitions {
-				if v, ok := fullCell(&r.Bots[i].Groups[g], d).Share(); ok && v > 0 {
-					any = true
-					maxV = max(maxV, v)
-				}
-			}
-		}
-		if any {
-			keep = append(keep, i)
-		} else {
-			left = append(left, r.Bots[i].Bot)
-		}
-	}
-	// Every AI bot that no robots.txt names takes the * groups' verdicts, the
-	// same for all of them: one chart stands for them all.
-	unnamed := -1
-	var unnamedBots []string
-	var named []int
-	for _, i := range keep {
-		if isNamed(&r.Bots[i], gs) {
-			named = append(named, i)
-			continue
-		}
-		if unnamed < 0 {
-			unnamed = i
-		}
-		unnamedBots = append(unnamedBots, r.Bots[i].Bot)
-	}
-	if len(unnamedBots) == 1 {
-		named = keep // one bot needs no stand-in
-		unnamed, unnamedBots = -1, nil
-	} else if unnamed >= 0 {
-		named = append(named, unnamed)
-	}
-	top, step := niceMax(maxV, 3)
-	var charts []*lineChart
-	for _, i := range named {
-		st := &r.Bots[i]
-		c := &lineChart{Bot: st.Bot, Width: 280, Height: 148, PlotX: 40, PlotY: 10, PlotH: 108}
-		if i == unnamed {
-			c.Bot, c.Others = "bots no file names", unnamedBots
-		}
-		c.PlotW = c.Width - c.PlotX - 12
-		x := func(k int) float64 { return c.PlotX + float64(k)*c.PlotW/float64(len(gs)-1) }
-		y := func(v float64) float64 { return c.PlotY + c.PlotH - v/top*c.PlotH }
-		for v := 0.0; v <= top+1e-9; v += step {
-			c.YTicks = append(c.YTicks, tick{Pos: y(v), Label: percentLabel(v)})
-		}
-		c.XTicks = xTicks(short, x, c.Width, 10)
-		for d := range NumDefinitions {
-			ln := line{Def: DefinitionNames[d], Color: definitionStyles[d].Color, Dash: definitionStyles[d].Dash}
-			var pts, vals []string
-			for k, g := range gs {
-				bc := &st.Groups[g]
-				cell := fullCell(bc, d)
-				v, ok := cell.Share()
-				if !ok {
-					continue
-				}
-				px, py := x(k), y(v)
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px, py))
-				vals = append(vals, fmt.Sprintf("%.6f", v))
-				ln.Dots = append(ln.Dots, dot{X: px, Y: py, Title: fmt.Sprintf("%s, %s, %s: %s of %s",
-					st.Bot, labels[k], DefinitionNames[d], formatShare(cell), formatCount(bc.Sites))})
-			}
-			ln.Points, ln.Values = strings.Join(pts, " "), strings.Join(vals, ",")
-			c.Lines = append(c.Lines, ln)
-		}
-		last := &st.Groups[gs[len(gs)-1]]
-		if r.By == ByRank {
-			last = &st.Groups[len(r.Groups)-1] // all sites
-		}
-		c.Last = formatShare(fullCell(last, DefVerdict))
-		charts = append(charts, c)
-	}
-	return charts, left
+const (
+	panelW, panelH = 300, 196
+)
+
+func newPanel(a *timeAxis, top float64) *panelGeom {
+	g := &panelGeom{W: panelW, H: panelH, PlotX: 46, PlotY: 10, top: top}
+	g.PlotW = g.W - g.PlotX - 14
+	g.PlotH = g.H - g.PlotY - 48
+	g.xs = a.xs(g.PlotX, g.PlotW)
+	return g
 }
 
-// statusChart is one 100% bar per group, split by outcome; the narrow
-// layout puts the group's name above its bar.
-type statusChart struct {
-	Narrow        bool
-	Width, Height float64
-	PlotX, PlotW  float64
-	Rows          []statusRow
-	Legend        []legendItem
-}
+func (g *panelGeom) y(v float64) float64 { return g.PlotY + g.PlotH - v/g.top*g.PlotH }
 
-type statusRow struct {
-	Label          string
-	Y, H           float64
-	LabelX, LabelY float64
-	LabelAnchor    string
-	TextY          float64 // baseline of the shares inside the bar
-	Sites          string
-	SitesX, SitesY float64
-	SitesAnchor    string
-	Segments       []segment
-}
-
-type segment struct {
-	Outcome string
-	X, W    float64
-	Color   string
-	Ink     string // text colour inside: white on dark fills, black on light
-	Text    string // the share, when it fits
-	TextX   float64
-	Title   string
-}
-
-type legendItem struct{ Color, Label string }
-
-var outcomeStyles = []struct {
-	Key, Color, Ink, Label string
-	sites                  func(g *Group) int64
-}{
-	{"parsed", "#009e73", "#ffffff", "parsed (2xx)", func(g *Group) int64 { return g.Parsed }},
-	{"unavailable", "#56b4e9", "#102a43", "unavailable (4xx: all allowed)", func(g *Group) int64 { return g.Unavailable }},
-	{"unreachable", "#d55e00", "#ffffff", "unreachable (5xx: all disallowed)", func(g *Group) int64 { return g.Unreachable }},
-	{"unresolved", "#e69f00", "#102a43", "unresolved (redirect not captured)", func(g *Group) int64 { return g.Unresolved }},
-	{"other", "#999999", "#ffffff", "other", func(g *Group) int64 { return g.Other }},
-}
-
-func newStatusChart(r *Report, narrow bool) *statusChart {
-	c := &statusChart{Narrow: narrow, Width: 920}
-	maxLabel := 0.0
-	for _, g := range r.Groups {
-		maxLabel = max(maxLabel, textWidth(g.Label, 12))
+// frame returns the grid, the ticks and the axis titles.
+func (g *panelGeom) frame(a *timeAxis, step float64, yLabel func(float64) string, xTitle, yTitle string) []el {
+	var out []el
+	for v := 0.0; v <= g.top+1e-9; v += step {
+		out = append(out, hline(g.PlotX, g.PlotX+g.PlotW, g.y(v), colourGrid),
+			text(g.PlotX-5, g.y(v)+3.5, yLabel(v), 10, "end", "tick"))
 	}
-	c.PlotX = math.Ceil(min(maxLabel, 230)) + 16
-	c.PlotW = c.Width - c.PlotX - 110
-	if narrow {
-		c.Width, c.PlotX = 360, 2
-		c.PlotW = c.Width - 4
+	out = append(out, hline(g.PlotX, g.PlotX+g.PlotW, g.y(0), colourAxis))
+	for _, t := range xTicks(a.labels, g.xs, g.W, 10) {
+		out = append(out, text(t.Pos, g.PlotY+g.PlotH+14, t.Label, 10, t.Anchor, "tick"))
 	}
-	y := 6.0
-	for _, g := range r.Groups {
-		row := statusRow{Label: g.Label, H: 24, Sites: formatCount(g.Sites) + " sites"}
-		if narrow {
-			row.LabelX, row.LabelY, row.LabelAnchor = c.PlotX, y+12, "start"
-			row.SitesX, row.SitesY, row.SitesAnchor = c.PlotX+c.PlotW, y+12, "end"
-			row.Y = y + 17
-			y += 17 + 24 + 12
-		} else {
-			row.Y = y
-			row.LabelX, row.LabelY, row.LabelAnchor = c.PlotX-8, y+16, "end"
-			row.SitesX, row.SitesY, row.SitesAnchor = c.PlotX+c.PlotW+8, y+16, "start"
-			y += 24 + 10
+	out = append(out, text(g.PlotX+g.PlotW/2, g.H-6, xTitle, 10.5, "middle", "axis-title"))
+	yt := text(11, g.PlotY+g.PlotH/2, yTitle, 10.5, "middle", "axis-title")
+	yt.Rotate = true
+	return append(out, yt)
+}
+
+// trendPanel is one small multiple of a grid: its caption and its chart.
+type trendPanel struct {
+	Name, Title string // caption and its tooltip
+	Last        string // the figure beside the caption
+	Data        []attr
+	Fig         *svgFig
+}
+
+// areaPanel draws one bot's full blocks over time as two stacked areas,
+// by * below and by name above, with the total as a line.
+func areaPanel(a *timeAxis, top, step float64, name string, named, star []Cell, id string) *trendPanel {
+	g := newPanel(a, top)
+	fig := &svgFig{ID: id, Class: "trend-chart", Width: g.W, Height: g.H, Label: name + ": share of parsed robots.txt that block it fully, by crawl date"}
+	fig.Els = g.frame(a, step, percentLabel, "crawl date", "% of parsed sites")
+	n := len(g.xs)
+	base, mid, topY := make([]float64, n), make([]float64, n), make([]float64, n)
+	var sv, nv, tv []float64
+	for i := range n {
+		s, _ := star[i].Share()
+		m, _ := named[i].Share()
+		base[i], mid[i], topY[i] = g.y(0), g.y(s), g.y(s+m)
+		sv, nv, tv = append(sv, s), append(nv, m), append(tv, s+m)
+	}
+	rev := func(v []float64) []float64 {
+		out := make([]float64, len(v))
+		for i := range v {
+			out[i] = v[len(v)-1-i]
 		}
-		row.TextY = row.Y + 16
-		x := c.PlotX
-		for _, o := range outcomeStyles {
-			n := o.sites(&g)
-			if n == 0 || g.Sites == 0 {
+		return out
+	}
+	xsBack := rev(g.xs)
+	fig.Els = append(fig.Els,
+		el{Kind: "polygon", Points: points(append(append([]float64{}, g.xs...), xsBack...), append(append([]float64{}, mid...), rev(base)...)), Fill: colourStar, Class: "star", Data: []attr{{"values", values(sv)}}},
+		el{Kind: "polygon", Points: points(append(append([]float64{}, g.xs...), xsBack...), append(append([]float64{}, topY...), rev(mid)...)), Fill: colourNamed, Class: "named", Data: []attr{{"values", values(nv)}}},
+		el{Kind: "polyline", Points: points(g.xs, topY), Stroke: colourNamed, StrokeW: 2, Class: "total", Data: []attr{{"values", values(tv)}}},
+	)
+	for i := range n {
+		fig.Els = append(fig.Els, el{Kind: "circle", X: g.xs[i], Y: topY[i], R: 2.8, Fill: colourNamed,
+			Title: fmt.Sprintf("%s, %s: %s fully blocked (%s by name, %s by *) of %s", name, a.names[i],
+				formatShare(Cell{named[i].Count + star[i].Count, named[i].Of}), formatCount(named[i].Count), formatCount(star[i].Count), formatCount(named[i].Of))})
+	}
+	last := Cell{named[n-1].Count + star[n-1].Count, named[n-1].Of}
+	return &trendPanel{Name: name, Title: name, Last: formatShare(last), Fig: fig}
+}
+
+// lineSeries is one line of a line panel.
+type lineSeries struct {
+	Label, Colour, Dash string
+	Cells               []Cell
+}
+
+// linePanel draws series of shares over time, one line each.
+func linePanel(a *timeAxis, top, step float64, name string, series []lineSeries, id, yTitle string) *trendPanel {
+	g := newPanel(a, top)
+	fig := &svgFig{ID: id, Class: "trend-chart", Width: g.W, Height: g.H, Label: name + ", by crawl date"}
+	fig.Els = g.frame(a, step, percentLabel, "crawl date", yTitle)
+	for _, s := range series {
+		var xs, ys, vs []float64
+		var dots []el
+		for i, c := range s.Cells {
+			v, ok := c.Share()
+			if !ok {
 				continue
 			}
-			cell := Cell{Count: n, Of: g.Sites}
-			w := float64(n) / float64(g.Sites) * c.PlotW
-			s := segment{Outcome: o.Key, X: x, W: w, Color: o.Color, Ink: o.Ink, TextX: x + w/2,
-				Title: fmt.Sprintf("%s: %s, %s of %s sites", o.Label, g.Label, formatShare(cell), formatCount(g.Sites))}
-			if txt := formatShare(cell); textWidth(txt, 11)+8 <= w {
-				s.Text = txt
-			}
-			row.Segments = append(row.Segments, s)
-			x += w
+			xs, ys, vs = append(xs, g.xs[i]), append(ys, g.y(v)), append(vs, v)
+			dots = append(dots, el{Kind: "circle", X: g.xs[i], Y: g.y(v), R: 2.4, Fill: s.Colour,
+				Title: fmt.Sprintf("%s, %s, %s: %s of %s", name, s.Label, a.names[i], formatShare(c), formatCount(c.Of))})
 		}
-		c.Rows = append(c.Rows, row)
+		fig.Els = append(fig.Els, el{Kind: "polyline", Points: points(xs, ys), Stroke: s.Colour, StrokeW: 2, Dash: s.Dash,
+			Class: "series", Data: []attr{{"series", s.Label}, {"values", values(vs)}}})
+		fig.Els = append(fig.Els, dots...)
 	}
-	c.Height = y
-	other := false
-	for _, g := range r.Groups {
-		other = other || g.Other > 0
-	}
-	for _, o := range outcomeStyles {
-		if o.Key != "other" || other {
-			c.Legend = append(c.Legend, legendItem{o.Color, o.Label})
-		}
-	}
-	return c
+	return &trendPanel{Name: name, Title: name, Fig: fig}
 }
+
+// cohortPanel draws, per crawl, the hosts that first blocked a bot fully
+// then, split into those that kept blocking it and those that later did
+// not.
+func cohortPanel(a *timeAxis, top, step float64, name string, counts []CohortCounts, id string) *trendPanel {
+	g := newPanel(a, top)
+	fig := &svgFig{ID: id, Class: "trend-chart", Width: g.W, Height: g.H, Label: name + ": hosts by the crawl of their first full block"}
+	fig.Els = g.frame(a, step, func(v float64) string { return formatCount(int64(math.Round(v))) }, "crawl date of the first full block", "hosts")
+	// Bars as wide as the closest two crawls allow.
+	bw := 22.0
+	for i := 1; i < len(g.xs); i++ {
+		bw = min(bw, (g.xs[i]-g.xs[i-1])*0.7)
+	}
+	bw = max(bw, 3)
+	var firsts []float64
+	for i, c := range counts {
+		x := g.xs[i] - bw/2
+		x = max(g.PlotX, min(x, g.PlotX+g.PlotW-bw))
+		kept := c.First - c.Unblocked
+		yk, yu := g.y(float64(kept)), g.y(float64(c.First))
+		title := fmt.Sprintf("%s, %s: %s hosts first blocked it fully (%s by name, %s by *); %s later unblocked", name, a.names[i],
+			formatCount(c.First), formatCount(c.Named), formatCount(c.Star), formatCount(c.Unblocked))
+		fig.Els = append(fig.Els, el{Kind: "g", Class: "cohort", Data: []attr{{"first", strconv.FormatInt(c.First, 10)}, {"unblocked", strconv.FormatInt(c.Unblocked, 10)}},
+			Title: title, Children: []el{
+				rect(x, yk, bw, g.y(0)-yk, colourNamed, "kept", ""),
+				rect(x, yu, bw, yk-yu, "#e69f00", "unblocked", ""),
+			}})
+		firsts = append(firsts, float64(c.First))
+	}
+	fig.Data = []attr{{"first", values(firsts)}}
+	return &trendPanel{Name: name, Title: name, Fig: fig}
+}
+
+// hbarRow is one row of a horizontal bar chart.
+type hbarRow struct {
+	Label string
+	Title string // tooltip of the row
+	Data  []attr
+	// Segments are stacked left to right (Overlay: each from the start).
+	Segments []hbarSeg
+	Value    string // printed after the bars
+}
+
+type hbarSeg struct {
+	V                    float64 // share, or a difference when the chart diverges
+	Colour, Class, Title string
+}
+
+// hbarChart draws rows of horizontal bars: stacked segments, or (Overlay)
+// each segment from the axis with the later ones drawn over the earlier,
+// or (Diverging) one thin bar per segment either side of a zero line. The
+// narrow layout (phones) puts each label above its bars.
+func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool) *svgFig {
+	const barH, gap = 15.0, 5.0
+	fig := &svgFig{ID: id, Width: 920, Label: label}
+	fig.Class = "bars wide"
+	if narrow {
+		fig.Width, fig.Class, fig.ID = 360, "bars narrow", id+"-narrow"
+	}
+	maxLabel, maxValue, maxV := 0.0, 0.0, 0.0
+	for _, r := range rows {
+		maxLabel = max(maxLabel, textWidth(r.Label, 12))
+		maxValue = max(maxValue, textWidth(r.Value, 11.5))
+		sum := 0.0
+		for _, s := range r.Segments {
+			switch {
+			case diverging:
+				maxV = max(maxV, math.Abs(s.V))
+			case overlay:
+				maxV = max(maxV, s.V)
+			default:
+				sum += s.V
+			}
+		}
+		maxV = max(maxV, sum)
+	}
+	top, step := niceMax(maxV, 5)
+	if diverging && maxV == 0 {
+		top, step = 0.01, 0.005
+	}
+	plotX := math.Ceil(min(maxLabel, 260)) + 16
+	if narrow {
+		plotX = 6
+	}
+	plotW := fig.Width - plotX - math.Ceil(maxValue) - 14
+	zero := plotX
+	scale := plotW / top
+	if diverging {
+		scale = plotW / 2 / top
+		zero = plotX + plotW/2
+	}
+	y := 24.0
+	var els []el
+	for _, r := range rows {
+		g := el{Kind: "g", Class: "bar", Title: r.Title, Data: r.Data}
+		rowH := barH
+		if diverging {
+			rowH = float64(len(r.Segments))*5 + 2
+		}
+		var by float64
+		if narrow {
+			g.Children = append(g.Children, text(plotX+2, y+11, r.Label, 12, "start", ""))
+			by = y + 15
+			y += 15 + rowH + 9
+		} else {
+			g.Children = append(g.Children, text(plotX-8, y+rowH/2+4.2, r.Label, 12, "end", ""))
+			by = y
+			y += rowH + gap
+		}
+		x := zero
+		end := zero
+		for k, s := range r.Segments {
+			w := s.V * scale
+			switch {
+			case diverging:
+				yy := by + float64(k)*5
+				if w >= 0 {
+					g.Children = append(g.Children, rect(zero, yy, max(w, 1), 4, s.Colour, s.Class, s.Title))
+					end = max(end, zero+w)
+				} else {
+					g.Children = append(g.Children, rect(zero+w, yy, -w, 4, s.Colour, s.Class, s.Title))
+				}
+			case overlay:
+				g.Children = append(g.Children, rect(zero, by, w, barH, s.Colour, s.Class, s.Title))
+				end = max(end, zero+w)
+			default:
+				g.Children = append(g.Children, rect(x, by, w, barH, s.Colour, s.Class, s.Title))
+				x += w
+				end = x
+			}
+		}
+		if r.Value != "" {
+			g.Children = append(g.Children, text(max(end, zero)+6, by+rowH/2+4.2, r.Value, 11.5, "start", "value"))
+		}
+		els = append(els, g)
+	}
+	bottom := y
+	var grid []el
+	// Label every k-th grid line, so that labels never run into each other.
+	every := max(1, int(math.Ceil((textWidth("-2.5%", 11)+8)/(step*scale))))
+	for k, v := 0, 0.0; v <= top+1e-9; k, v = k+1, v+step {
+		for _, sgn := range []float64{1, -1} {
+			if sgn < 0 && (!diverging || v == 0) {
+				continue
+			}
+			px := zero + sgn*v*scale
+			grid = append(grid, vline(px, 18, bottom, colourGrid))
+			if k%every != 0 {
+				continue
+			}
+			label := percentLabel(v)
+			if diverging {
+				label = strings.TrimSuffix(ppLabel(sgn*v), " pp")
+			}
+			if narrow && px < 8 {
+				px = 8
+			}
+			grid = append(grid, text(px, 12, label, 11, "middle", "tick"), text(px, bottom+14, label, 11, "middle", "tick"))
+		}
+	}
+	fig.Els = append(append(grid, vline(zero, 18, bottom, colourAxis)), els...)
+	fig.Height = bottom + 24
+	return fig
+}
+
+// legendItem is one entry of a chart's legend: a colour and what it means.
+type legendItem struct{ Color, Label, Dash string }

@@ -2,13 +2,15 @@ package report
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/robotstat/robotstat/schema"
 )
 
-// Tally aggregates robotstat's tables into the tables robotstat report
-// prints. It does no I/O: the caller reads the Parquet files and feeds the
-// rows in, crawl by crawl, sites first.
+// Tally aggregates robotstat's tables into the tables and trends robotstat
+// report prints. It does no I/O: the caller reads the Parquet files and
+// feeds the rows in, site_history first, then crawl by crawl, sites before
+// the other tables of the crawl.
 //
 // # Sites
 //
@@ -20,78 +22,122 @@ import (
 // weigh sites by their size.
 //
 // A parsed site's file is the capture that answered it (sites.capture_id);
-// its captures, agents and directives rows are the site's. Which captures
-// and hosts are parsed sites is remembered in Bloom filters (siteFilter)
-// sized from the crawl's number of sites at about two bytes per site each,
-// so memory does not grow with the length of host names nor with the other
-// tables' rows; a false positive (about 0.1% of sites for a 70-million-site
-// crawl, practically none below a few million) counts a capture that
-// answers no site. Only a redirect target can answer several sites (hosts
-// that redirect to one file, or to another site's): the answers of sites
-// reached through a redirect are kept exactly (shared), so such a file
-// counts once per site it answers.
+// its captures, agents, directives and signals rows are the site's. Which
+// captures and hosts are parsed sites is remembered in Bloom filters
+// (siteFilter) sized from the crawl's number of sites at about two bytes
+// per site each, so memory does not grow with the length of host names nor
+// with the other tables' rows; a false positive (about 0.1% of sites for a
+// 70-million-site crawl, practically none below a few million) counts a
+// capture that answers no site. Only a redirect target can answer several
+// sites (hosts that redirect to one file, or to another site's): the
+// answers of sites reached through a redirect are kept exactly (shared), so
+// such a file counts once per site it answers.
 //
 // # Denominators
 //
 // Status, outcome and adoption are shares of all sites. Contents, agents,
-// directives, templates and bot verdicts are shares of parsed sites: sites
-// whose robots.txt was fetched and parsed (outcome parsed: 2xx, or no
-// status), the population the cited studies measure; a 4xx, 5xx or redirect
-// decides every bot's verdict by itself (VERDICTS.md) and is counted in the
-// adoption table instead. A bot's denominator is the parsed sites that have a
-// bots row for it (all of them, unless runs with different catalogs were
-// mixed).
+// directives, templates, signals and bot verdicts are shares of parsed
+// sites: sites whose robots.txt was fetched and parsed (outcome parsed:
+// 2xx, or no status), the population the cited studies measure; a 4xx, 5xx
+// or redirect decides every bot's verdict by itself (VERDICTS.md) and is
+// counted in the adoption table instead. A bot's denominator is the parsed
+// sites that have a site_bots row for it (all of them, unless runs with
+// different catalogs were mixed).
+//
+// # Time, panel and strata
+//
+// Every crawl has a date (sites.crawl_date, schema.CrawlDate), and every
+// trend runs over the crawls in date order (schema.CompareCrawls). The
+// site_bots rows of each crawl are counted in cells, one per pair of
+// (panel, rank bucket): whether the host is in the panel (a parsed site in
+// every crawl, site_history.panel) and which of top 1k, 1k-10k, 10k-100k,
+// 100k-1M, beyond 1M or unranked its rank falls in. Every figure of a
+// trend (all sites or the panel; all ranks or a cumulative stratum such as
+// top 10k) is a sum of cells, so one pass counts them all.
 //
 // # Groups
 //
-// With By = ByCrawl the report has one column (group) per crawl; with
-// ByRank one per stratum of captures.rank, cumulative (top 1k is inside top
-// 10k), plus ranks beyond a million when there are any, unranked sites and
-// all sites, pooled over every crawl given.
+// The tables have one column (group) per crawl with By = ByCrawl, in date
+// order; with ByRank one per stratum of the rank, cumulative (top 1k is
+// inside top 10k), plus ranks beyond a million when there are any,
+// unranked sites and all sites, pooled over every crawl given. With
+// TallyOptions.Panel the tables count panel hosts only.
 //
 // # Feeding
 //
-// For each crawl: BeginCrawl, then every AddSites, then AddCaptures,
-// AddSiteBots, AddAgents and AddDirectives in any order, then EndCrawl. Rows need only the
-// columns TallyColumns names. Report may be called at any time after
-// EndCrawl.
+// First AddHistory with every site_history row (optional: without it there
+// is no panel and no first-block cohorts). Then for each crawl:
+// BeginCrawl, AddSignals (optional), every AddSites, then AddCaptures,
+// AddSiteBots, AddAgents and AddDirectives in any order, then EndCrawl.
+// The site_bots rows of a site must come together (robotstat sites writes
+// them so). Rows need only the columns TallyColumns names. Report may be
+// called at any time after EndCrawl.
+//
+// # Memory
+//
+// Per crawl: the two site filters (2 bytes per site each, 8 MiB minimum
+// each), the ranks of ranked sites (hostRanks: some 40 bytes per ranked
+// site, reset per crawl) and the signals of sites that have a
+// Content-Signal or Content-Usage line (some 100 bytes each, reset per
+// crawl). Over the run: the panel, 8 bytes per panel host; the cells,
+// about 300 bytes per catalog bot for each of 12 cells per crawl; the
+// first-block cohorts, a few dozen bytes per bot, crawl and cell.
 //
 // A Tally is not safe for concurrent use.
 type Tally struct {
 	opts TallyOptions
 
 	groups []*groupAcc
-	crawls []string
+	crawls []*crawlAcc
 
 	crawlOpen   bool
-	othersBegun bool // a table other than sites has been fed for this crawl
+	sitesBegun  bool // AddSites was called for this crawl
+	othersBegun bool // a table other than sites and signals has been fed for this crawl
 	cur         int  // group of the current crawl (ByCrawl)
 
 	hosts     siteFilter         // hosts of this crawl's parsed sites
-	chosen    siteFilter         // capture ids that answer them without a redirect
+	chosen    siteFilter         // capture ids that answer them without a redirect (tables' sites only)
 	shared    map[string][]int64 // capture ids that answer them through one: the ranks of those sites
-	ranks     map[uint64]int64   // ranked parsed sites answered without a redirect (ByRank), by capture id hash
-	hostRanks map[uint64]int64   // ranked parsed sites (ByRank), by host hash
+	ranks     map[uint64]int64   // ranked sites answered without a redirect (ByRank), by capture id hash
+	hostRanks map[uint64]int64   // ranked parsed sites, by host hash
 	peak      int64              // largest filter memory used
+	scratch   []int              // groups of a row
 
 	rankedSites int64
 
+	// The panel: hosts that are a parsed site in every crawl, by host hash
+	// (h1 of hashString), sorted; set by AddHistory.
+	panel       []uint64
+	panelSorted bool
+	history     bool                 // AddHistory was called
+	cohorts     map[string]cohortAcc // by bot, then first-block crawl
+	histHosts   [2][numBuckets]int64 // hosts that are a parsed site in some crawl, by panel and bucket
+	// the host whose site_history rows are coming in
+	histBegun   bool
+	lastHistory string
+	histBucket  int
+
 	botIndex map[string]int
 	bots     []schema.BotIdent
+	botCat   []int8 // AI category index of each bot (aiCategories), -1 for none
 
 	agents, directives *topCounter
 
-	// The last capture id a bots, agents or directives row named, and its
-	// groups (nil when it is not a parsed site): rows of a capture come
-	// together, so most rows cost a string comparison.
+	// The last capture id a captures, agents or directives row named, and
+	// its groups (nil when it is not one of the tables' sites): rows of a
+	// capture come together, so most rows cost a string comparison.
 	lastID     string
 	lastSite   bool
 	lastGroups []int
-	scratch    []int
-	// the same for the host a site_bots row names
-	lastHost       string
-	lastHostSite   bool
-	lastHostGroups []int
+
+	host hostState // the host whose site_bots rows are coming in
+
+	// Signals of the current crawl: by capture id hash as AddSignals reads
+	// them, then by host hash for the parsed sites they answer.
+	capSignals  map[uint64]*stance
+	hostSignals map[uint64]*stance
+	sigID       string
+	sig         *stance
 }
 
 // Grouping of the report's columns (TallyOptions.By).
@@ -104,8 +150,20 @@ const (
 type TallyOptions struct {
 	// By is ByCrawl (default) or ByRank.
 	By string
+	// Panel restricts the tables to the panel: hosts that are a parsed site
+	// in every crawl (site_history.panel). The trends are counted for all
+	// sites and for the panel either way.
+	Panel bool
+	// AllBots adds the table of every catalog bot under every definition.
+	AllBots bool
+	// Leading is how many AI bots the trend charts draw one by one; 0 means
+	// 6.
+	Leading int
+	// Rank, when set, ranks each site instead of sites.rank: by host, else
+	// registered domain (robotstat report --sites FILE).
+	Rank func(host, registeredDomain string) (int64, bool)
 	// TopAgents and TopDirectives are the rows of the top named agents and
-	// non-standard directives tables; 0 means 25.
+	// non-standard directives tables; 0 means 15.
 	TopAgents, TopDirectives int
 	// MaxKeys bounds the distinct agent tokens and directive keys counted
 	// at once (see topCounter); 0 means 1<<17.
@@ -117,7 +175,7 @@ func (o TallyOptions) Validate() error {
 	if o.By != "" && o.By != ByCrawl && o.By != ByRank {
 		return fmt.Errorf("%w: by %q (want %s or %s)", ErrTallyOptions, o.By, ByCrawl, ByRank)
 	}
-	if o.TopAgents < 0 || o.TopDirectives < 0 || o.MaxKeys < 0 {
+	if o.TopAgents < 0 || o.TopDirectives < 0 || o.MaxKeys < 0 || o.Leading < 0 {
 		return fmt.Errorf("%w: negative size", ErrTallyOptions)
 	}
 	return nil
@@ -128,13 +186,16 @@ func (o TallyOptions) withDefaults() TallyOptions {
 		o.By = ByCrawl
 	}
 	if o.TopAgents == 0 {
-		o.TopAgents = 25
+		o.TopAgents = 15
 	}
 	if o.TopDirectives == 0 {
-		o.TopDirectives = 25
+		o.TopDirectives = 15
 	}
 	if o.MaxKeys == 0 {
 		o.MaxKeys = 1 << 17
+	}
+	if o.Leading == 0 {
+		o.Leading = 6
 	}
 	return o
 }
@@ -145,7 +206,7 @@ func (o TallyOptions) withDefaults() TallyOptions {
 func TallyColumns(t schema.TableName) []string {
 	switch t {
 	case schema.Sites:
-		return []string{"host", "capture_id", "url", "final_url", "outcome", "status_class", "reason", "candidates", "rank"}
+		return []string{"crawl_date", "host", "registered_domain", "capture_id", "url", "final_url", "outcome", "status_class", "reason", "candidates", "rank"}
 	case schema.Captures:
 		return []string{"capture_id", "template",
 			"groups", "looks_html", "looks_binary", "bom", "over_500kib", "sitemaps", "has_crawl_delay",
@@ -157,6 +218,11 @@ func TallyColumns(t schema.TableName) []string {
 		return []string{"capture_id", "token", "bot", "category"}
 	case schema.Directives:
 		return []string{"capture_id", "directive", "kind", "canonical"}
+	case schema.Signals:
+		return []string{"capture_id", "directive", "line", "group_index", "star_group", "path", "key", "value"}
+	case schema.SiteHistory:
+		return []string{"host", "registered_domain", "bot", "operator", "category", "parsed_crawls", "panel",
+			"first_full_crawl", "first_full_matched", "full_crawls", "unblocked_crawl", "rank"}
 	}
 	return nil
 }
@@ -192,7 +258,7 @@ const (
 	NumMatched
 )
 
-// BotCounts are one bot's verdicts over one group's parsed sites.
+// BotCounts are one bot's verdicts over a set of parsed sites.
 type BotCounts struct {
 	// Sites is the number of parsed sites with a bots row for the bot: the
 	// denominator of its shares.
@@ -210,6 +276,17 @@ func (c *BotCounts) Class(def, class int) int64 {
 	return n
 }
 
+func (c *BotCounts) add(o *BotCounts) {
+	c.Sites += o.Sites
+	for m := range NumMatched {
+		for d := range NumDefinitions {
+			for k := range NumClasses {
+				c.Counts[m][d][k] += o.Counts[m][d][k]
+			}
+		}
+	}
+}
+
 // groupAcc holds one group's counts.
 type groupAcc struct {
 	Group
@@ -217,17 +294,22 @@ type groupAcc struct {
 	adoption  [len(adoptionRows)]int64
 	content   [len(contentRows)]int64
 	templates map[string]int64
-	bots      []BotCounts // by bot index
+	signals   [len(signalRows)]int64
+	cross     [numStances][numBlocks]int64 // training preference by signal, by blocking
 }
 
 // Group is one column of the report: a crawl, or a rank stratum.
 type Group struct {
 	Label string
+	// Crawl and Date are the crawl's name and date (days since 1970,
+	// sites.crawl_date; 0 for none) when the group is a crawl.
+	Crawl string
+	Date  int32
 	// Captures is every capture of the crawl (ByCrawl only); Candidates
 	// the sites' captures of their /robots.txt (the rest are redirect
 	// targets on other paths); Sites the sites; Redirected the sites whose
-	// answer took a redirect.
-	Captures, Candidates, Sites, Redirected int64
+	// answer took a redirect; Ranked the sites with a rank.
+	Captures, Candidates, Sites, Redirected, Ranked int64
 	// Sites by outcome: parsed, unavailable (4xx, or too many redirects),
 	// unreachable (5xx), unresolved (a redirect to a URL the crawl never
 	// captured); Other holds outcomes this version does not know.
@@ -247,6 +329,49 @@ const (
 	numRankGroups
 )
 
+// Rank buckets, exclusive: the cells a site is counted in. A cumulative
+// stratum (top 10k) is a union of buckets.
+const (
+	bucket1k = iota
+	bucket10k
+	bucket100k
+	bucket1M
+	bucketOver1M
+	bucketUnranked
+	numBuckets
+)
+
+func bucketOf(rank int64) int {
+	switch {
+	case rank <= 0:
+		return bucketUnranked
+	case rank > rankStrata[len(rankStrata)-1].max:
+		return bucketOver1M
+	}
+	for i, st := range rankStrata {
+		if rank <= st.max {
+			return i
+		}
+	}
+	return bucketOver1M
+}
+
+// crawlAcc is one crawl's counts by cell.
+type crawlAcc struct {
+	name   string
+	date   int32
+	ranked int64 // sites with a rank
+	sites  int64
+	cells  [2][numBuckets]cellAcc // [in panel][bucket]
+}
+
+// cellAcc counts one cell's parsed sites.
+type cellAcc struct {
+	parsed int64
+	bots   []BotCounts // by bot index
+	cats   [numCategories]CatCounts
+}
+
 // NewTally returns an empty Tally.
 func NewTally(o TallyOptions) (*Tally, error) {
 	if err := o.Validate(); err != nil {
@@ -258,6 +383,7 @@ func NewTally(o TallyOptions) (*Tally, error) {
 		botIndex:   map[string]int{},
 		agents:     newTopCounter(o.MaxKeys),
 		directives: newTopCounter(o.MaxKeys),
+		cohorts:    map[string]cohortAcc{},
 	}
 	if o.By == ByRank {
 		for i := range numRankGroups {
@@ -285,6 +411,13 @@ func newGroupAcc(label string) *groupAcc {
 // UnknownCrawlLabel is the column label of captures whose crawl is unknown.
 const UnknownCrawlLabel = "(unknown crawl)"
 
+func crawlLabel(crawl string) string {
+	if crawl == "" {
+		return UnknownCrawlLabel
+	}
+	return crawl
+}
+
 // BeginCrawl starts the rows of one crawl ("" for unknown). captures and
 // sites are the numbers of rows of the crawl's captures and sites files
 // (the completion records say); sites sizes the site filters. Each crawl
@@ -294,19 +427,18 @@ func (s *Tally) BeginCrawl(crawl string, captures, sites int64) {
 		panic("report: BeginCrawl before EndCrawl")
 	}
 	for _, c := range s.crawls {
-		if c == crawl {
-			panic(fmt.Sprintf("stats: crawl %q begun twice", crawl))
+		if c.name == crawl {
+			panic(fmt.Sprintf("report: crawl %q begun twice", crawl))
 		}
 	}
-	s.crawls = append(s.crawls, crawl)
+	s.sortPanel()
+	s.crawls = append(s.crawls, &crawlAcc{name: crawl})
 	if s.opts.By == ByCrawl {
-		label := crawl
-		if label == "" {
-			label = UnknownCrawlLabel
-		}
-		s.groups = append(s.groups, newGroupAcc(label))
+		g := newGroupAcc(crawlLabel(crawl))
+		g.Crawl = crawl
+		s.groups = append(s.groups, g)
 		s.cur = len(s.groups) - 1
-		s.groups[s.cur].Captures = captures
+		g.Captures = captures
 	}
 	s.hosts.reset(sites)
 	s.chosen.reset(sites)
@@ -314,7 +446,11 @@ func (s *Tally) BeginCrawl(crawl string, captures, sites int64) {
 	clear(s.ranks)
 	clear(s.hostRanks)
 	clear(s.shared)
-	s.crawlOpen, s.othersBegun, s.lastID, s.lastSite = true, false, "", false
+	clear(s.capSignals)
+	clear(s.hostSignals)
+	s.crawlOpen, s.sitesBegun, s.othersBegun, s.lastID, s.lastSite = true, false, false, "", false
+	s.host = hostState{}
+	s.sigID, s.sig = "", nil
 }
 
 // EndCrawl ends the current crawl's rows.
@@ -322,10 +458,14 @@ func (s *Tally) EndCrawl() {
 	if !s.crawlOpen {
 		panic("report: EndCrawl without BeginCrawl")
 	}
+	s.endHost()
+	s.endSignals()
 	s.crawlOpen = false
 }
 
-// groupsOf appends to dst the groups a capture of the given rank counts in.
+func (s *Tally) crawl() *crawlAcc { return s.crawls[len(s.crawls)-1] }
+
+// groupsOf appends to dst the groups a site of the given rank counts in.
 func (s *Tally) groupsOf(rank int64, dst []int) []int {
 	if s.opts.By == ByCrawl {
 		return append(dst, s.cur)
@@ -350,25 +490,79 @@ func (s *Tally) mustBeOpen(table string) {
 	}
 }
 
+// inPanel reports whether the host of hash h1 is in the panel.
+func (s *Tally) inPanel(h1 uint64) bool {
+	_, ok := slices.BinarySearch(s.panel, h1)
+	return ok
+}
+
+// rankOf returns a site's rank: from TallyOptions.Rank when set, else
+// sites.rank.
+func (s *Tally) rankOf(host, regdom string, rank int64) int64 {
+	if s.opts.Rank == nil {
+		return rank
+	}
+	if r, ok := s.opts.Rank(host, regdom); ok {
+		return r
+	}
+	return 0
+}
+
 // AddSites counts sites rows of the current crawl. All of a crawl's sites
-// must come before its other tables' rows.
+// must come before its other tables' rows (its signals may come before).
 func (s *Tally) AddSites(rows []schema.SiteRow) {
 	s.mustBeOpen("sites")
 	if s.othersBegun {
 		panic("report: sites rows after other tables' rows of the same crawl")
 	}
+	s.endSignals()
+	ca := s.crawl()
+	if !s.sitesBegun && len(rows) > 0 {
+		ca.date = rows[0].CrawlDate
+		if s.opts.By == ByCrawl {
+			s.groups[s.cur].Date = ca.date
+		}
+	}
+	s.sitesBegun = true
 	for i := range rows {
 		r := &rows[i]
-		gs := s.groupsOf(r.Rank, s.scratch[:0])
-		s.scratch = gs
-		parsed := r.Outcome == schema.OutcomeParsed
-		if r.Rank > 0 {
+		rank := s.rankOf(r.Host, r.RegisteredDomain, r.Rank)
+		k1, k2 := hashString(r.Host)
+		panel := s.inPanel(k1)
+		ca.sites++
+		if rank > 0 {
 			s.rankedSites++
+			ca.ranked++
 		}
+		parsed := r.Outcome == schema.OutcomeParsed
+		if parsed {
+			ca.cells[b2i(panel)][bucketOf(rank)].parsed++
+			s.hosts.add(k1, k2)
+			if rank > 0 {
+				if s.hostRanks == nil {
+					s.hostRanks = map[uint64]int64{}
+				}
+				s.hostRanks[k1] = rank
+			}
+			if st := s.capSignals[captureKey(r.CaptureID)]; st != nil {
+				if s.hostSignals == nil {
+					s.hostSignals = map[uint64]*stance{}
+				}
+				s.hostSignals[k1] = st
+			}
+		}
+		if s.opts.Panel && !panel {
+			continue // the tables count the panel only
+		}
+		gs := s.groupsOf(rank, s.scratch[:0])
+		s.scratch = gs
 		for _, g := range gs {
 			a := s.groups[g]
 			a.Sites++
 			a.Candidates += int64(r.Candidates)
+			if rank > 0 {
+				a.Ranked++
+			}
 			if r.FinalURL != "" && r.FinalURL != r.URL {
 				a.Redirected++
 			}
@@ -390,30 +584,48 @@ func (s *Tally) AddSites(rows []schema.SiteRow) {
 					a.adoption[j]++
 				}
 			}
+			if parsed {
+				if st := s.hostSignals[k1]; st != nil {
+					for j, sr := range signalRows {
+						if sr.test(st) {
+							a.signals[j]++
+						}
+					}
+				}
+			}
 		}
-		if parsed {
-			k1, k2 := hashString(r.Host)
-			s.hosts.add(k1, k2)
-			if s.opts.By == ByRank && r.Rank > 0 {
-				if s.ranks == nil {
-					s.ranks, s.hostRanks = map[uint64]int64{}, map[uint64]int64{}
-				}
-				s.hostRanks[k1] = r.Rank
+		if !parsed {
+			continue
+		}
+		if r.FinalURL != r.URL {
+			if s.shared == nil {
+				s.shared = map[string][]int64{}
 			}
-			if r.FinalURL != r.URL {
-				if s.shared == nil {
-					s.shared = map[string][]int64{}
-				}
-				s.shared[r.CaptureID] = append(s.shared[r.CaptureID], r.Rank)
-				continue
+			s.shared[r.CaptureID] = append(s.shared[r.CaptureID], rank)
+			continue
+		}
+		h1, h2 := hashCaptureID(r.CaptureID)
+		s.chosen.add(h1, h2)
+		if s.opts.By == ByRank && rank > 0 {
+			if s.ranks == nil {
+				s.ranks = map[uint64]int64{}
 			}
-			h1, h2 := hashCaptureID(r.CaptureID)
-			s.chosen.add(h1, h2)
-			if s.opts.By == ByRank && r.Rank > 0 {
-				s.ranks[h1] = r.Rank
-			}
+			s.ranks[h1] = rank
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// captureKey is the key of a capture id in the signals maps.
+func captureKey(id string) uint64 {
+	h1, _ := hashCaptureID(id)
+	return h1
 }
 
 // AddCaptures counts the captures rows of the current crawl that answer a
@@ -439,9 +651,9 @@ func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
 	}
 }
 
-// siteGroups returns the groups of the parsed site a bots, agents or
-// directives row belongs to, or nil when its capture is not a parsed site.
-// The slice is valid until the next call.
+// siteGroups returns the groups of the parsed site a captures, agents or
+// directives row belongs to, or nil when its capture is not a parsed site
+// the tables count. The slice is valid until the next call.
 func (s *Tally) siteGroups(id string) []int {
 	if id == s.lastID && s.othersBegun {
 		if !s.lastSite {
@@ -464,27 +676,6 @@ func (s *Tally) siteGroups(id string) []int {
 		return nil
 	}
 	return s.lastGroups
-}
-
-// hostGroups returns the groups of the parsed site of host, or nil when the
-// host is not a parsed site of the crawl. site_bots rows of a site come
-// together, so most rows cost a string comparison. The slice is valid until
-// the next call.
-func (s *Tally) hostGroups(host string) []int {
-	if host == s.lastHost {
-		if !s.lastHostSite {
-			return nil
-		}
-		return s.lastHostGroups
-	}
-	s.lastHost = host
-	h1, h2 := hashString(host)
-	s.lastHostSite = s.hosts.has(h1, h2)
-	if !s.lastHostSite {
-		return nil
-	}
-	s.lastHostGroups = s.groupsOf(s.hostRanks[h1], s.lastHostGroups[:0])
-	return s.lastHostGroups
 }
 
 // matchedIndex maps bots.matched to Matched*; a switch, not a map: it runs
@@ -515,45 +706,16 @@ func classIndex(v string) (int, bool) {
 	return 0, false
 }
 
-// AddSiteBots counts site_bots rows of the current crawl's parsed sites.
-func (s *Tally) AddSiteBots(rows []schema.SiteBotRow) {
-	s.mustBeOpen("site_bots")
-	s.othersBegun = true
-	for i := range rows {
-		r := &rows[i]
-		gs := s.hostGroups(r.Host)
-		if len(gs) == 0 {
-			continue
-		}
-		bi, ok := s.botIndex[r.Bot]
-		if !ok {
-			bi = len(s.bots)
-			s.botIndex[r.Bot] = bi
-			s.bots = append(s.bots, schema.BotIdent{Bot: r.Bot, Operator: r.Operator, Category: r.Category})
-		}
-		m, mok := matchedIndex(r.Matched)
-		var cls [NumDefinitions]int
-		var known [NumDefinitions]bool
-		for d, v := range [NumDefinitions]string{r.Verdict, r.Somesite, r.CIC, r.CCClass} {
-			cls[d], known[d] = classIndex(v)
-		}
-		for _, g := range gs {
-			a := s.groups[g]
-			for len(a.bots) <= bi {
-				a.bots = append(a.bots, BotCounts{})
-			}
-			bc := &a.bots[bi]
-			bc.Sites++
-			if !mok {
-				continue
-			}
-			for d := range NumDefinitions {
-				if known[d] {
-					bc.Counts[m][d][cls[d]]++
-				}
-			}
-		}
+// bot returns the index of a catalog bot, registering it on first sight.
+func (s *Tally) bot(bot, operator, category string) int {
+	bi, ok := s.botIndex[bot]
+	if !ok {
+		bi = len(s.bots)
+		s.botIndex[bot] = bi
+		s.bots = append(s.bots, schema.BotIdent{Bot: bot, Operator: operator, Category: category})
+		s.botCat = append(s.botCat, int8(categoryIndex(category)))
 	}
+	return bi
 }
 
 // AddAgents counts agents rows (product tokens named) of the current
@@ -615,21 +777,23 @@ var adoptionRows = [...]struct {
 }
 
 // contentRows are facts about parsed robots.txt; a file may have several.
+// A rare row is left out of the table when no site has it.
 var contentRows = [...]struct {
 	label string
 	test  func(*schema.CaptureRow) bool
+	rare  bool
 }{
-	{"at least one group", func(c *schema.CaptureRow) bool { return c.Groups > 0 }},
-	{"* disallows /", func(c *schema.CaptureRow) bool { return c.StarDisallowsRoot }},
-	{"sitemap line", func(c *schema.CaptureRow) bool { return c.Sitemaps > 0 }},
-	{"crawl-delay line", func(c *schema.CaptureRow) bool { return c.HasCrawlDelay }},
-	{"rule with * wildcard", func(c *schema.CaptureRow) bool { return c.RulesWithStar > 0 }},
-	{"rule with $ anchor", func(c *schema.CaptureRow) bool { return c.RulesWithDollar > 0 }},
-	{"non-standard line (any key but user-agent, allow, disallow)", func(c *schema.CaptureRow) bool { return c.NonstandardLines > 0 }},
-	{"misspelt key read as a standard one", func(c *schema.CaptureRow) bool { return c.TypoLines > 0 }},
-	{"line without colon after the key", func(c *schema.CaptureRow) bool { return c.MissingColonLines > 0 }},
-	{"UTF-8 byte order mark", func(c *schema.CaptureRow) bool { return c.BOM }},
-	{"HTML page served as robots.txt", func(c *schema.CaptureRow) bool { return c.LooksHTML }},
-	{"binary data", func(c *schema.CaptureRow) bool { return c.LooksBinary }},
-	{"over 500 KiB (RFC 9309 parse minimum)", func(c *schema.CaptureRow) bool { return c.Over500KiB }},
+	{"at least one group", func(c *schema.CaptureRow) bool { return c.Groups > 0 }, false},
+	{"* disallows /", func(c *schema.CaptureRow) bool { return c.StarDisallowsRoot }, false},
+	{"sitemap line", func(c *schema.CaptureRow) bool { return c.Sitemaps > 0 }, false},
+	{"crawl-delay line", func(c *schema.CaptureRow) bool { return c.HasCrawlDelay }, false},
+	{"rule with * wildcard", func(c *schema.CaptureRow) bool { return c.RulesWithStar > 0 }, false},
+	{"rule with $ anchor", func(c *schema.CaptureRow) bool { return c.RulesWithDollar > 0 }, false},
+	{"non-standard line (any key but user-agent, allow, disallow)", func(c *schema.CaptureRow) bool { return c.NonstandardLines > 0 }, false},
+	{"misspelt key read as a standard one", func(c *schema.CaptureRow) bool { return c.TypoLines > 0 }, false},
+	{"line without colon after the key", func(c *schema.CaptureRow) bool { return c.MissingColonLines > 0 }, true},
+	{"UTF-8 byte order mark", func(c *schema.CaptureRow) bool { return c.BOM }, true},
+	{"HTML page served as robots.txt", func(c *schema.CaptureRow) bool { return c.LooksHTML }, true},
+	{"binary data", func(c *schema.CaptureRow) bool { return c.LooksBinary }, true},
+	{"over 500 KiB (RFC 9309 parse minimum)", func(c *schema.CaptureRow) bool { return c.Over500KiB }, true},
 }

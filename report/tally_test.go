@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robotstat/robotstat/report/reporttest"
 	"github.com/robotstat/robotstat/schema"
@@ -27,8 +28,13 @@ type site struct {
 
 // reportOf runs the sites of each crawl through the real Analyzer,
 // Dataset and reduce step (robotstat sites), and returns the report Read
-// builds from the dataset.
+// builds from the dataset, with every table.
 func reportOf(t testing.TB, by string, crawls map[string][]site) *Report {
+	t.Helper()
+	return reportWith(t, TallyOptions{By: by, AllBots: true}, crawls)
+}
+
+func reportWith(t testing.TB, o TallyOptions, crawls map[string][]site) *Report {
 	t.Helper()
 	var all []reporttest.Site
 	for crawl, sites := range crawls {
@@ -44,11 +50,46 @@ func reportOf(t testing.TB, by string, crawls map[string][]site) *Report {
 	if err := reporttest.WriteSites(dir, all, "test"); err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := Read(context.Background(), dir, TallyOptions{By: by})
+	d, _, err := Read(context.Background(), dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return d.Report
+}
+
+// block returns the rows of a grouped table from the one whose labels start
+// with prefix to the next row with a first label of its own.
+func block(t *testing.T, tb *Table, prefix ...string) []Line {
+	t.Helper()
+	for i, r := range tb.Rows {
+		if len(r.Labels) >= len(prefix) && reflect.DeepEqual(r.Labels[:len(prefix)], prefix) {
+			j := i + 1
+			for j < len(tb.Rows) && tb.Rows[j].Labels[0] == "" {
+				j++
+			}
+			return tb.Rows[i:j]
+		}
+	}
+	t.Fatalf("table %s has no row %q", tb.ID, prefix)
+	return nil
+}
+
+// column returns cell c of every row.
+func column(rows []Line, c int) []Cell {
+	var out []Cell
+	for _, r := range rows {
+		out = append(out, r.Cells[c])
+	}
+	return out
+}
+
+func day(t *testing.T, s string) int32 {
+	t.Helper()
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schema.DateDays(d)
 }
 
 func table(t *testing.T, r *Report, id string) *Table {
@@ -114,7 +155,8 @@ func TestSummaryThreeSites(t *testing.T) {
 		t.Fatalf("groups %+v", r.Groups)
 	}
 	g := r.Groups[0]
-	if want := (Group{Label: "CC-MAIN-2024-33", Captures: 6, Candidates: 5, Sites: 4, Parsed: 3, Unavailable: 1}); g != want {
+	// a, b and d have ranks; a's second capture is no site.
+	if want := (Group{Label: "CC-MAIN-2024-33", Crawl: "CC-MAIN-2024-33", Date: day(t, "2024-08-12"), Captures: 6, Candidates: 5, Sites: 4, Parsed: 3, Unavailable: 1, Ranked: 3}); g != want {
 		t.Errorf("group\n got %+v\nwant %+v", g, want)
 	}
 
@@ -200,11 +242,22 @@ func TestSummaryTrendAcrossCrawls(t *testing.T) {
 		t.Fatalf("groups %v", got)
 	}
 	ai := table(t, r, TableAIBlocking)
-	if !reflect.DeepEqual(ai.Columns, []string{"CC-MAIN-2024-33", UnknownCrawlLabel}) {
-		t.Errorf("trend columns %v", ai.Columns)
+	if !reflect.DeepEqual(ai.Labels, []string{"bot", "operator", "category", "crawl"}) || !reflect.DeepEqual(ai.Columns, verdictColumns) {
+		t.Errorf("trend table labels %v columns %v", ai.Labels, ai.Columns)
 	}
-	if got := cells(t, ai, "GPTBot"); !reflect.DeepEqual(got, []Cell{{0, 2}, {2, 2}}) {
+	gptRows := block(t, ai, "GPTBot")
+	if got := column(gptRows, 0); !reflect.DeepEqual(got, []Cell{{0, 2}, {2, 2}}) {
 		t.Errorf("GPTBot trend %v, want 0/2 then 2/2 (the 503 is not parsed)", got)
+	}
+	// By name in the second crawl, partial (b's first file) in the first.
+	if got := column(gptRows, 1); !reflect.DeepEqual(got, []Cell{{0, 2}, {2, 2}}) {
+		t.Errorf("GPTBot by name %v", got)
+	}
+	if got := column(gptRows, 3); !reflect.DeepEqual(got, []Cell{{1, 2}, {0, 2}}) {
+		t.Errorf("GPTBot partial %v", got)
+	}
+	if gptRows[1].Labels[3] != UnknownCrawlLabel {
+		t.Errorf("second crawl row %v", gptRows[1].Labels)
 	}
 	bots := table(t, r, TableBots)
 	if bots.Labels[3] != "crawl" {
@@ -254,7 +307,7 @@ func TestSummaryByRank(t *testing.T) {
 		t.Errorf("parsed by stratum %v, want %v", parsedBy, want)
 	}
 	// GPTBot full: a by name (top 1k...), b by * (top 10k...), c none.
-	got := cells(t, table(t, r, TableAIBlocking), "GPTBot")
+	got := column(block(t, table(t, r, TableAIBlocking), "GPTBot"), 0)
 	want := []Cell{{1, 1}, {2, 2}, {2, 2}, {2, 2}, {0, 0}, {0, 1}, {2, 3}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("GPTBot by stratum %v, want %v", got, want)
@@ -334,6 +387,16 @@ func TestSummaryMisuse(t *testing.T) {
 		s.AddSiteBots([]schema.SiteBotRow{{}})
 		s.AddSites([]schema.SiteRow{{}})
 	})
+	panics("signals_after_sites", func(s *Tally) {
+		s.BeginCrawl("a", 0, 0)
+		s.AddSites([]schema.SiteRow{{}})
+		s.AddSignals([]schema.SignalRow{{}})
+	})
+	panics("history_after_a_crawl", func(s *Tally) {
+		s.BeginCrawl("a", 0, 0)
+		s.EndCrawl()
+		s.AddHistory([]schema.SiteHistoryRow{{}})
+	})
 	if _, err := NewTally(TallyOptions{By: "host"}); err == nil || !strings.Contains(err.Error(), "host") {
 		t.Errorf("By host: %v", err)
 	}
@@ -342,7 +405,7 @@ func TestSummaryMisuse(t *testing.T) {
 func TestSummaryColumnsExist(t *testing.T) {
 	// Every column the summary reads is a real column of its table.
 	types := map[schema.TableName]any{schema.Sites: schema.SiteRow{}, schema.Captures: schema.CaptureRow{}, schema.SiteBots: schema.SiteBotRow{},
-		schema.Agents: schema.AgentRow{}, schema.Directives: schema.DirectiveRow{}}
+		schema.Agents: schema.AgentRow{}, schema.Directives: schema.DirectiveRow{}, schema.Signals: schema.SignalRow{}, schema.SiteHistory: schema.SiteHistoryRow{}}
 	for table, v := range types {
 		have := map[string]bool{}
 		var walk func(reflect.Type)

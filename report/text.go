@@ -9,8 +9,9 @@ import (
 )
 
 // WriteText prints the report as plain text: a preamble, then each table
-// with its title, its denominators, aligned columns (every value as count
-// and percentage) and its notes.
+// with its title and denominators, aligned columns (every value as count
+// and percentage) and its notes. The charts of the HTML page draw the
+// same numbers; the CSV export (WriteCSV) has them all.
 func WriteText(w io.Writer, d *Data) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "robotstat report of %s\n", d.Dir)
@@ -24,13 +25,19 @@ func WriteText(w io.Writer, d *Data) error {
 	return bw.Flush()
 }
 
-// baseLine says what a table's percentages are of, per column group.
+// baseLine says what a table's percentages are of, per column group: one
+// figure when every group has the same.
 func baseLine(t *Table) string {
 	var parts []string
+	same := true
 	for _, b := range t.Base {
 		parts = append(parts, b.Label+" "+formatCount(b.Count))
+		same = same && b.Count == t.Base[0].Count
 	}
-	if len(parts) == 1 {
+	if len(parts) == 0 {
+		return "% of " + t.Of
+	}
+	if same {
 		return fmt.Sprintf("%% of %s: %s", t.Of, formatCount(t.Base[0].Count))
 	}
 	return fmt.Sprintf("%% of %s: %s", t.Of, strings.Join(parts, "; "))
@@ -39,7 +46,13 @@ func baseLine(t *Table) string {
 func width(s string) int { return utf8.RuneCountInString(s) }
 
 func writeTextTable(w io.Writer, t *Table) {
-	fmt.Fprintf(w, "== %s ==\n%s\n\n", t.Title, baseLine(t))
+	// The title, then the denominators: on the same line when they are
+	// one figure, which is most tables of a report on one crawl.
+	if base := baseLine(t); !strings.Contains(base, ";") {
+		fmt.Fprintf(w, "== %s == %s\n", t.Title, base)
+	} else {
+		fmt.Fprintf(w, "== %s ==\n%s\n", t.Title, base)
+	}
 	if len(t.Rows) == 0 {
 		fmt.Fprintln(w, "(no rows)")
 	}

@@ -18,18 +18,21 @@ type Batch struct {
 	Agents      []AgentRow
 	Bots        []BotsBlock
 	Directives  []DirectiveRow
+	SignalRows  []SignalRow
 	Verdicts    []VerdictsRow
 	Rules       []RuleRow
 	Sitemaps    []SitemapRow
 	Diagnostics []DiagnosticRow
 	// Built by robotstat sites.
-	Sites    []SiteRow
-	SiteBots []SiteBotRow
+	Sites       []SiteRow
+	SiteBots    []SiteBotRow
+	SiteHistory []SiteHistoryRow
 
 	// Arenas for the slices inside the rows above.
 	Strings     Arena[string]
 	Signals     Arena[Signal]
 	Floats      Arena[float64]
+	Ints        Arena[int32]      // SignalRow.GroupIndex
 	BotVerdicts Arena[BotVerdict] // BotsBlock.Verdicts
 	BotIndexes  Arena[int32]      // BotsBlock.Index
 }
@@ -41,15 +44,18 @@ func (b *Batch) Reset() {
 	b.Agents = b.Agents[:0]
 	b.Bots = b.Bots[:0]
 	b.Directives = b.Directives[:0]
+	b.SignalRows = b.SignalRows[:0]
 	b.Rules = b.Rules[:0]
 	b.Sitemaps = b.Sitemaps[:0]
 	b.Diagnostics = b.Diagnostics[:0]
 	b.Verdicts = b.Verdicts[:0]
 	b.Sites = b.Sites[:0]
 	b.SiteBots = b.SiteBots[:0]
+	b.SiteHistory = b.SiteHistory[:0]
 	b.Strings.Reset()
 	b.Signals.Reset()
 	b.Floats.Reset()
+	b.Ints.Reset()
 	b.BotVerdicts.Reset()
 	b.BotIndexes.Reset()
 }

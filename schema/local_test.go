@@ -35,12 +35,14 @@ func TestLocalWriters(t *testing.T) {
 				schematest.WriteBatches(schema.WriterOf[schema.AgentRow](ds).Local(), r.Agents, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.BotRow](ds).Local(), r.BotRows(), 16),
 				schematest.WriteBatches(schema.WriterOf[schema.DirectiveRow](ds).Local(), r.Directives, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.SignalRow](ds).Local(), r.SignalRows, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.RuleRow](ds).Local(), r.Rules, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SitemapRow](ds).Local(), r.Sitemaps, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds).Local(), r.Diagnostics, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.VerdictsRow](ds).Local(), r.Verdicts, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteRow](ds).Local(), r.Sites, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteBotRow](ds).Local(), r.SiteBots, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds).Local(), r.SiteHistory, 7),
 			)
 		})
 	}

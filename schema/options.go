@@ -11,7 +11,16 @@ import (
 // SchemaVersion is the version of the tables' layout, recorded in every
 // file's metadata as robotstat.schema_version. It changes whenever a column
 // is added, removed, renamed or changes type or meaning.
-const SchemaVersion = "1"
+//
+// Version 2 added sites.crawl_date and the signals and site_history tables.
+// Files of version 1 are still read (ReadsSchemaVersion): they lack only
+// what version 2 added, so a dataset written before can be rebuilt with
+// robotstat sites instead of analysed again.
+const SchemaVersion = "2"
+
+// ReadsSchemaVersion reports whether this version reads files of schema
+// version v: its own, and the earlier ones it only added to.
+func ReadsSchemaVersion(v string) bool { return v == SchemaVersion || v == "1" }
 
 // Defaults for Options.
 const (

@@ -174,7 +174,7 @@ func openParquet(path string) (*os.File, *parquet.File, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("schema: reading %s: %w", path, err)
 	}
-	if v, ok := pf.Lookup(MetaSchemaVersion); ok && v != SchemaVersion {
+	if v, ok := pf.Lookup(MetaSchemaVersion); ok && !ReadsSchemaVersion(v) {
 		f.Close()
 		return nil, nil, fmt.Errorf("%w: %s has schema version %s, this robotstat reads %s", ErrSchemaVersion, path, v, SchemaVersion)
 	}
@@ -194,10 +194,11 @@ const ReadBatchRows = 4096
 // Columns are read column by column, page by page, without building rows
 // the caller did not ask for: string columns of dictionary pages are
 // converted to Go strings once per dictionary entry, not once per row. Only
-// top-level columns of type string (BYTE_ARRAY), bool, int32, int64,
+// top-level columns of type string (BYTE_ARRAY), bool, int32, int64 (also
+// into *string, *int32 and *int64 fields, where NULL reads as nil),
 // float64 and millisecond timestamps (time.Time, UTC; a NULL reads as the
-// zero time) can be read (not lists or structs); any other, or a
-// column the file lacks, is an error wrapping ErrColumn.
+// zero time) can be read (not lists or structs); any other, or a column
+// the file lacks, is an error wrapping ErrColumn.
 //
 // The batch passed to fn is reused for the next batch: fn must not keep it,
 // but may keep the strings in it. Errors name the file and wrap the cause.
@@ -266,7 +267,7 @@ type columnReader interface {
 
 // fieldValue is the type of a row field ReadFile can fill.
 type fieldValue interface {
-	string | bool | int32 | int64 | float64 | time.Time
+	string | *string | bool | int32 | *int32 | int64 | *int64 | float64 | time.Time
 }
 
 // columnAt says where a column's values come from and go.
@@ -336,6 +337,16 @@ func bindColumns[T Row](s *parquet.Schema, columns []string) ([]columnReader, er
 			want, c = parquet.Boolean, newColumn(at, parquet.Value.Boolean)
 		case sf.Type.Kind() == reflect.Int32:
 			want, c = parquet.Int32, newColumn(at, parquet.Value.Int32)
+		case sf.Type == reflect.TypeFor[*int32]():
+			// Optional columns read into pointers (signals.group_index,
+			// whose NULL must stay apart from 0, and site_history's): NULL
+			// reads as nil. Rows of the same value may share the pointer;
+			// it must not be written to.
+			want, c = parquet.Int32, newColumn(at, int32Pointer)
+		case sf.Type == reflect.TypeFor[*string]():
+			want, c = parquet.ByteArray, newColumn(at, stringPointer)
+		case sf.Type == reflect.TypeFor[*int64]():
+			want, c = parquet.Int64, newColumn(at, int64Pointer)
 		case sf.Type == reflect.TypeFor[int64]():
 			want, c = parquet.Int64, newColumn(at, parquet.Value.Int64)
 		case sf.Type == reflect.TypeFor[time.Time]():
@@ -360,6 +371,21 @@ func newColumn[V fieldValue](at columnAt, value func(parquet.Value) V) *column[V
 }
 
 func stringValue(v parquet.Value) string { return string(v.ByteArray()) }
+
+func int32Pointer(v parquet.Value) *int32 {
+	x := v.Int32()
+	return &x
+}
+
+func stringPointer(v parquet.Value) *string {
+	x := string(v.ByteArray())
+	return &x
+}
+
+func int64Pointer(v parquet.Value) *int64 {
+	x := v.Int64()
+	return &x
+}
 
 func millisValue(v parquet.Value) time.Time { return time.UnixMilli(v.Int64()).UTC() }
 

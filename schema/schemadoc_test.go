@@ -38,12 +38,14 @@ var docTables = []struct {
 	{Agents, AgentRow{}},
 	{Bots, BotRow{}},
 	{Directives, DirectiveRow{}},
+	{Signals, SignalRow{}},
 	{Verdicts, VerdictsRow{}},
 	{Rules, RuleRow{}},
 	{Sitemaps, SitemapRow{}},
 	{Diagnostics, DiagnosticRow{}},
 	{Sites, SiteRow{}},
 	{SiteBots, SiteBotRow{}},
+	{SiteHistory, SiteHistoryRow{}},
 }
 
 // TestSchemaDoc fails when README.md's generated part differs from what
@@ -317,6 +319,8 @@ func duckDBType(t *testing.T, n parquet.Node) string {
 		switch v := lt.Value.(type) {
 		case *format.StringType:
 			return "VARCHAR"
+		case *format.DateType:
+			return "DATE"
 		case *format.TimestampType:
 			if v.IsAdjustedToUTC {
 				return "TIMESTAMP WITH TIME ZONE"

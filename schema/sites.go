@@ -11,6 +11,12 @@ package schema
 type SiteRow struct {
 	// Crawl of the captures; NULL when unknown. Also the Hive partition key.
 	Crawl string `parquet:"crawl,optional,dict"`
+	// The crawl's date, the same in every row of a crawl (CrawlDate): for a
+	// Common Crawl name CC-MAIN-YYYY-WW the Monday of ISO week WW of year
+	// YYYY, else the UTC day of the median fetch time of the crawl's
+	// captures. NULL when the crawl has neither. Trends are ordered and
+	// spaced by it.
+	CrawlDate int32 `parquet:"crawl_date,date,optional"`
 	// Host, lower-cased, without port.
 	Host string `parquet:"host,dict"`
 	// Registered domain of host (eTLD+1 by the public suffix list). NULL

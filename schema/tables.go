@@ -17,13 +17,15 @@ const (
 	Agents      TableName = "agents"
 	Bots        TableName = "bots"
 	Directives  TableName = "directives"
+	Signals     TableName = "signals"
 	Rules       TableName = "rules"
 	Sitemaps    TableName = "sitemaps"
 	Diagnostics TableName = "diagnostics"
 	Verdicts    TableName = "verdicts"
 	// Built by robotstat sites from the others, not by analyze.
-	Sites    TableName = "sites"
-	SiteBots TableName = "site_bots"
+	Sites       TableName = "sites"
+	SiteBots    TableName = "site_bots"
+	SiteHistory TableName = "site_history"
 )
 
 // AllTables returns every table: analyze's (AnalyzeTables), then those
@@ -132,12 +134,14 @@ var tableDefs = [...]tableDef{
 	local(Agents, true, func(b *Batch) []AgentRow { return b.Agents }),
 	botsTable(),
 	shared(Directives, true, func(b *Batch) []DirectiveRow { return b.Directives }),
+	shared(Signals, true, func(b *Batch) []SignalRow { return b.SignalRows }),
 	shared(Verdicts, true, func(b *Batch) []VerdictsRow { return b.Verdicts }),
 	local(Rules, false, func(b *Batch) []RuleRow { return b.Rules }),
 	shared(Sitemaps, false, func(b *Batch) []SitemapRow { return b.Sitemaps }),
 	shared(Diagnostics, false, func(b *Batch) []DiagnosticRow { return b.Diagnostics }),
 	reduced(shared(Sites, true, func(b *Batch) []SiteRow { return b.Sites })),
 	reduced(shared(SiteBots, true, func(b *Batch) []SiteBotRow { return b.SiteBots })),
+	reduced(shared(SiteHistory, true, func(b *Batch) []SiteHistoryRow { return b.SiteHistory })),
 }
 
 // reduced marks d as built by robotstat sites.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Renders robotstat report's HTML page for the report fixture (four crawls
 # of 400 made-up sites with real robots.txt bodies mixed in, ranks, repeats,
-# redirects; see report/reporttest/fixture.go) and photographs it in
-# headless Chromium at a desktop and a phone width, by crawl and by rank.
+# redirects, signals, blocks lifted; see report/reporttest/fixture.go) and
+# photographs it in headless Chromium at a desktop and a phone width: as it
+# opens (all sites, all ranks), by rank, and opened on the panel by rank
+# stratum; and the page of the embedded sample (one crawl).
 # Then TestReportScreenshots checks that the pictures are not blank and that
 # every chart's colours are there. Look at the PNGs yourself: the script
 # prints where they are.
@@ -50,6 +52,10 @@ rm -rf "$out/data"
 go run ./scripts/reportfixture "$out/data"
 "$out/robotstat" report "$out/data" --html "$out/report.html" >"$out/report.txt" 2>>"$out/report.log"
 "$out/robotstat" report "$out/data" --by rank --html "$out/report-by-rank.html" >"$out/report-by-rank.txt" 2>>"$out/report.log"
+"$out/robotstat" report "$out/data" --panel --strata --html "$out/report-panel-strata.html" >"$out/report-panel-strata.txt" 2>>"$out/report.log"
+rm -rf "$out/sample"
+"$out/robotstat" analyze --quiet --out "$out/sample" 2>>"$out/report.log"
+"$out/robotstat" report "$out/sample" --html "$out/report-sample.html" >"$out/report-sample.txt" 2>>"$out/report.log"
 
 # shoot PAGE PNG WIDTH HEIGHT: a screenshot of the top WIDTH x HEIGHT pixels.
 shoot() {
@@ -67,10 +73,13 @@ shoot() {
 
 echo "== screenshots"
 shoot "$out/report.html" "$out/desktop.png" 1280 1600
-shoot "$out/report.html" "$out/desktop-full.png" 1280 9800
+shoot "$out/report.html" "$out/desktop-full.png" 1280 16000
 shoot "$out/report.html" "$out/narrow.png" 390 1600
-shoot "$out/report.html" "$out/narrow-full.png" 390 16000
-shoot "$out/report-by-rank.html" "$out/rank-desktop-full.png" 1280 9800
+shoot "$out/report.html" "$out/narrow-full.png" 390 40000
+shoot "$out/report-by-rank.html" "$out/rank-desktop-full.png" 1280 12000
+shoot "$out/report-panel-strata.html" "$out/panel-strata-desktop-full.png" 1280 16000
+shoot "$out/report-sample.html" "$out/sample-desktop-full.png" 1280 9000
+shoot "$out/report-sample.html" "$out/sample-narrow.png" 390 3000
 
 echo "== checking them"
 if ! ROBOTSTAT_SCREENSHOTS="$out" go test ./report -run '^TestReportScreenshots$' -count=1 -v >"$out/check.log" 2>&1; then

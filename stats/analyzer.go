@@ -58,6 +58,7 @@ var builders = map[schema.TableName]builder{
 	schema.Agents:      (*Analyzer).agentRows,
 	schema.Bots:        (*Analyzer).botRows,
 	schema.Directives:  (*Analyzer).directiveRows,
+	schema.Signals:     (*Analyzer).signalRows,
 	schema.Verdicts:    (*Analyzer).verdictRows,
 	schema.Rules:       (*Analyzer).ruleRows,
 	schema.Sitemaps:    (*Analyzer).sitemapRows,
@@ -115,7 +116,7 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 	a.bots = opts.Catalog.List()
 	a.col = collector{
 		in:          &a.in,
-		signalPairs: want(schema.Directives),
+		signalPairs: want(schema.Directives) || want(schema.Signals),
 		sitemapRows: want(schema.Sitemaps),
 		groupKeys:   want(schema.Groups),
 	}

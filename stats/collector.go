@@ -16,8 +16,9 @@ import (
 type collector struct {
 	in *interner
 	// What the enabled tables need beyond the captures and groups rows:
-	// Content-Signal pairs (directives), sitemap lines (sitemaps), other
-	// keys per group (groups). The diagnostics are lint.Linter's.
+	// Content-Signal pairs (directives, signals), sitemap lines
+	// (sitemaps), other keys per group (groups). The diagnostics are
+	// lint.Linter's.
 	signalPairs, sitemapRows, groupKeys bool
 
 	commentOnly int32
@@ -37,10 +38,9 @@ type collector struct {
 	dirs     []dirAcc
 	dirIndex map[string]int32
 	keyBuf   []byte
-	signals  []struct {
-		dir        int32
-		key, value string
-	}
+	signals  []signalPair
+	// stars[g] reports whether group g has a "User-agent: *" line.
+	stars []bool
 
 	sitemaps []struct {
 		line int32
@@ -54,6 +54,13 @@ type collector struct {
 	valArena   []byte
 	valSpans   []int
 	valAllow   []bool
+}
+
+// signalPair is one pair of a Content-Signal or Content-Usage line: its
+// directive (index into dirs), line, group (-1 outside any) and the pair.
+type signalPair struct {
+	dir, line, group int32
+	key, value       string
 }
 
 type dirAcc struct {
@@ -72,6 +79,7 @@ func (h *collector) Start(f *parse.FileInfo) {
 	}
 	clear(h.dirIndex)
 	h.signals = h.signals[:0]
+	h.stars = h.stars[:0]
 	h.sitemaps = h.sitemaps[:0]
 	h.ruleValues = h.ruleValues[:0]
 	h.valArena = h.valArena[:0]
@@ -103,10 +111,7 @@ func (h *collector) record(e *parse.Entry) {
 	if d.signal && h.signalPairs {
 		ParseSignals(e.Value, func(k, v []byte) {
 			h.keyBuf = appendDirectiveKey(h.keyBuf[:0], k)
-			h.signals = append(h.signals, struct {
-				dir        int32
-				key, value string
-			}{i, h.in.str(h.keyBuf), h.in.capped(v, schema.MaxValueBytes)})
+			h.signals = append(h.signals, signalPair{i, int32(e.Line), int32(e.Group), h.in.str(h.keyBuf), h.in.capped(v, schema.MaxValueBytes)})
 		})
 	}
 }
@@ -119,6 +124,12 @@ func (h *collector) UserAgent(e *parse.Entry) {
 		}{})
 	}
 	h.record(e)
+	for len(h.stars) <= e.Group {
+		h.stars = append(h.stars, false)
+	}
+	if parse.IsStar(e.Value) {
+		h.stars[e.Group] = true
+	}
 }
 
 func (h *collector) rule(e *parse.Entry) {

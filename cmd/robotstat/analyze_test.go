@@ -91,11 +91,13 @@ func TestAnalyzeSample(t *testing.T) {
 	var tables []string
 	for _, f := range files {
 		tables = append(tables, strings.Split(f, string(filepath.Separator))[0])
-		if !strings.Contains(f, "crawl=robotstat-sample") {
+		// site_history spans crawls: it has no crawl, hence the default
+		// partition.
+		if !strings.Contains(f, "crawl=robotstat-sample") && !strings.HasPrefix(f, filepath.Join("site_history", "crawl="+schema.DefaultPartition, "part-sites.")) {
 			t.Errorf("file %s not in the sample's crawl partition", f)
 		}
 	}
-	if got := strings.Join(tables, ","); got != "agents,captures,directives,groups,site_bots,sites,verdicts" {
+	if got := strings.Join(tables, ","); got != "agents,captures,directives,groups,signals,site_bots,site_history,sites,verdicts" {
 		t.Errorf("tables = %s (files %v)", got, files)
 	}
 	rows := readCaptures(t, out)

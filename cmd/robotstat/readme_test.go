@@ -62,13 +62,13 @@ func TestReadmeFirstCommands(t *testing.T) {
 	}
 	listing := codeBlocks(doc, "")[0]
 	var documented, written []string
-	for _, m := range regexp.MustCompile(`(?m)^  (\w+)/crawl=robotstat-sample/part-(?:<run>|sites)\.<commit>\.parquet`).FindAllStringSubmatch(listing, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^  (\w+)/crawl=(?:robotstat-sample|__HIVE_DEFAULT_PARTITION__)/part-(?:<run>|sites)\.<commit>\.parquet`).FindAllStringSubmatch(listing, -1) {
 		documented = append(documented, m[1])
 	}
 	for _, f := range parquetFiles(t, filepath.Join(dir, "out")) {
 		written = append(written, strings.Split(f, string(filepath.Separator))[0])
 	}
-	if strings.Join(documented, ",") != "captures,groups,agents,directives,verdicts,sites,site_bots" || len(written) != len(documented) {
+	if strings.Join(documented, ",") != "captures,groups,agents,directives,signals,verdicts,sites,site_bots,site_history" || len(written) != len(documented) {
 		t.Errorf("README lists %v, analyze wrote %v", documented, written)
 	}
 }

@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/report"
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/stats"
 )
 
 func init() {
@@ -18,35 +22,45 @@ func init() {
 const reportUsage = `Usage:
   robotstat report [flags] OUT_DIR
 
-Reads the Parquet tables robotstat analyze wrote under OUT_DIR and prints the
-tables a researcher asks for first: captures and sites, sites by outcome and
-HTTP status, robots.txt adoption, the AI bots sites block, every catalog bot
-under each verdict definition (robotstat, somesite, cic, cc_class) split by
-whether the bot is named or only * applies, the top named agents, what the
-files contain, non-standard directives and platform templates.
+Reads the Parquet tables robotstat analyze and robotstat sites wrote under
+OUT_DIR and prints what a researcher asks first, leading with the answer:
+the sites that block each AI bot fully, by name or only through * (the AI
+bots no file names share one line), over the crawls in date order; the
+same by category (ai-training, ai-search, ai-user-fetch, ai-data,
+ai-optout-token); when sites first blocked each leading bot and how many
+later stopped (site_history); the four verdict definitions side by side;
+the Content-Signal and Content-Usage lines and where they contradict the
+rules; then outcomes, adoption, named agents, contents, directives and
+platform templates.
 
-A site is one per crawl and host: the first capture of the host in the crawl
-whose URL path is /robots.txt. Common Crawl fetches a big site's robots.txt
-many times per crawl; the repeats are counted and shown but are not sites.
-Status and adoption are shares of sites; everything else is a share of the
-sites whose robots.txt was fetched and parsed (2xx or no status). Every
-table says what its percentages are of.
+A site is a crawl and a host (the sites table). Status and adoption are
+shares of sites; everything else is a share of the sites whose robots.txt
+was fetched and parsed. Every table says what its percentages are of.
+Each crawl has a date (CC-MAIN-YYYY-WW: the Monday of that ISO week; any
+other crawl the day of its median fetch) and the columns follow it.
 
-With several crawls each table has one column per crawl. --by rank gives one
-column per rank stratum instead (top 1k, 10k, 100k, 1M, unranked, all, pooled
-over the crawls), from captures.rank, which analyze --sites FILE fills.
+--panel counts only the hosts that are a parsed site in every crawl
+(site_history.panel), so that a trend is not an artefact of a changing set
+of hosts. --by rank gives one column per rank stratum (top 1k, 10k, 100k,
+1M, unranked, all, pooled over the crawls) from sites.rank, which analyze
+--sites FILE fills, or from --sites FILE given here.
 
---html FILE also writes the tables, with charts, as one self-contained HTML
-page (inline CSS and SVG, nothing fetched when it is opened).
+--html FILE also writes one self-contained HTML page (inline CSS and SVG,
+no script, nothing fetched when it is opened) with the charts; its switches
+show the trends for all sites or the panel, pooled or by rank stratum.
+--csv DIR writes every table and the data behind every chart as CSV
+(bots_by_crawl.csv equals the SQL in README.md); --json prints the same as
+one JSON document on stdout instead of the text.
 
 Examples:
   robotstat report out/
-  robotstat report out/ --html report.html
-  robotstat report out/ --by rank
+  robotstat report out/ --html report.html --csv figures/
+  robotstat report out/ --panel --by rank --sites tranco.csv
 `
 
 type reportFlags struct {
-	html, by string
+	html, by, csv, sites         string
+	json, panel, strata, allBots bool
 }
 
 func (m *Main) reportCommand(ctx context.Context, args []string) error {
@@ -54,6 +68,12 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	var f reportFlags
 	fs.StringVar(&f.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&f.by, "by", report.ByCrawl, "one column per `crawl` or per rank stratum (rank)")
+	fs.StringVar(&f.csv, "csv", "", "also write every table and chart's data as CSV files into `DIR`")
+	fs.BoolVar(&f.json, "json", false, "print the tables and charts' data as JSON on stdout instead of text")
+	fs.BoolVar(&f.panel, "panel", false, "count only hosts that are a parsed site in every crawl")
+	fs.BoolVar(&f.strata, "strata", false, "open the HTML page on the trends by rank stratum")
+	fs.BoolVar(&f.allBots, "all-bots", false, "add the table of every catalog bot under every definition")
+	fs.StringVar(&f.sites, "sites", "", "rank sites by the ranked list `FILE` (Tranco's rank,domain CSV) instead of sites.rank")
 	pos, err := parseFlags(fs, args, m.Stdout, reportUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -80,36 +100,63 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	case !st.IsDir():
 		return usageErrorf("report", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
+	o := report.TallyOptions{By: f.by, Panel: f.panel, AllBots: f.allBots}
+	if f.sites != "" {
+		ranks, err := loadWith(m, f.sites, stats.ReadRanks)
+		if err != nil {
+			return fmt.Errorf("--sites: %w", err)
+		}
+		o.Rank = ranks.Rank
+	}
 	start := time.Now()
-	data, rows, err := report.Read(ctx, dir, report.TallyOptions{By: f.by})
+	data, rows, err := report.Read(ctx, dir, o)
 	switch {
 	case errors.Is(err, report.ErrNotDataset):
 		return usageErrorf("report", "%s is %v", dir, err)
+	case errors.Is(err, report.ErrOldSites), errors.Is(err, report.ErrNoHistory):
+		return usageErrorf("report", "%s: %v", dir, err)
 	case err != nil:
 		return err
 	}
-	data.Generator = Version
+	data.Generator, data.Strata = Version, f.strata
 	for _, t := range data.Missing {
-		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; its tables in the report are empty\n", dir, t)
+		hint := "robotstat analyze writes it; versions before schema 2 did not"
+		if slices.Contains(schema.ReduceTables(), t) {
+			hint = "robotstat sites " + dir + " builds it"
+		}
+		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; what the report reads from it is empty (%s)\n", dir, t, hint)
 	}
 	for _, w := range data.Warnings {
 		fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", dir, w)
 	}
 	if f.by == report.ByRank && data.Report.RankedSites == 0 {
-		return usageErrorf("report", "no site in %s has a rank; run robotstat analyze with --sites FILE (a Tranco rank,domain list) to fill captures.rank", dir)
+		return usageErrorf("report", "no site in %s has a rank; give --sites FILE (a Tranco rank,domain list), or run robotstat analyze with --sites FILE to fill sites.rank", dir)
 	}
-	if err := report.WriteText(m.Stdout, data); err != nil {
+	if f.json {
+		err = report.WriteJSON(m.Stdout, data)
+	} else {
+		err = report.WriteText(m.Stdout, data)
+	}
+	if err != nil {
 		return fmt.Errorf("report: writing: %w", err)
 	}
+	var wrote []string
 	if f.html != "" {
 		if err := report.WriteHTMLFile(f.html, data); err != nil {
 			return err
 		}
+		wrote = append(wrote, f.html)
+	}
+	if f.csv != "" {
+		if err := report.WriteCSV(f.csv, data); err != nil {
+			return err
+		}
+		wrote = append(wrote, fmt.Sprintf("%d CSV files in %s", len(data.Exports()), f.csv))
 	}
 	took := time.Since(start)
 	fmt.Fprintf(m.Stderr, "robotstat: read %d rows in %.1f s (%.0f rows/s)", rows, took.Seconds(), float64(rows)/max(took.Seconds(), 1e-9))
-	if f.html != "" {
-		fmt.Fprintf(m.Stderr, "; wrote %s", f.html)
+	if len(wrote) > 0 {
+		fmt.Fprintf(m.Stderr, "; wrote %s", strings.Join(wrote, ", "))
 	}
 	fmt.Fprintln(m.Stderr)
 	return nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,30 +59,35 @@ func TestReportThreeSites(t *testing.T) {
 		{Crawl: "CC-MAIN-2024-33", URL: "http://a.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
 		{Crawl: "CC-MAIN-2024-33", URL: "https://e.example/other/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
 	})
-	out, errOut, code := run(t, "", "report", dir)
+	out, errOut, code := run(t, "", "report", dir, "--all-bots")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	want := map[string][]string{
 		"Captures and sites": {
-			"% of captures read: 6",
+			"== Captures and sites == % of captures read: 6",
 			"captures read 6 100.0%",
 			"candidates: captures of a site's /robots.txt 5 83.3%",
 			"sites 4 66.7%",
 			"sites answered through a redirect 0 0.0%",
 		},
 		"robots.txt adoption": {
-			"% of sites: 4",
+			"== robots.txt adoption == % of sites: 4",
 			"robots.txt with at least one group 3 75.0%",
 			"no robots.txt: 4xx, everything allowed 1 25.0%",
 		},
 		"AI bots: sites that block them fully (robotstat verdict)": {
-			"% of parsed robots.txt: 3",
+			"== AI bots: sites that block them fully (robotstat verdict) == % of parsed robots.txt: 3",
 			"bot operator category full by name by * partial none",
 			// a by name, b by *, c not at all
 			"GPTBot OpenAI ai-training 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			// a's * group keeps it out of /private/ only
-			"ClaudeBot Anthropic ai-training 1 33.3% 0 0.0% 1 33.3% 1 33.3% 1 33.3%",
+			// no file names the others: a's * group keeps them out of
+			// /private/ only, b's out of everything
+			"every other AI bot (64) - only * applies 1 33.3% 0 0.0% 1 33.3% 1 33.3% 1 33.3%",
+		},
+		"AI bots by category: sites that block some, or every, bot of the category fully": {
+			"ai-training some bot 2 66.7%",
+			"every bot 1 33.3%",
 		},
 		"Every catalog bot under each definition": {
 			"GPTBot ai-training verdict 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
@@ -115,6 +122,52 @@ func TestReportThreeSites(t *testing.T) {
 	if !strings.Contains(errOut, "robotstat: read ") {
 		t.Errorf("no summary on stderr: %q", errOut)
 	}
+	// Without --all-bots the table of every bot is left out.
+	if out, _, _ := run(t, "", "report", dir); strings.Contains(out, "Every catalog bot under each definition") {
+		t.Error("every bot's table printed without --all-bots")
+	}
+}
+
+// --csv DIR writes every export into DIR, --json prints them on stdout
+// instead of the text.
+func TestReportExports(t *testing.T) {
+	dir := writeSites(t, []reportSite{
+		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
+		{Crawl: "CC-MAIN-2024-38", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
+	})
+	csvDir := filepath.Join(t.TempDir(), "figures")
+	out, errOut, code := run(t, "", "report", dir, "--csv", csvDir, "--json", "--panel")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		PanelHosts int64                       `json:"panel_hosts"`
+		Exports    map[string][]map[string]any `json:"exports"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	rows := doc.Exports["bots_by_crawl"]
+	if doc.PanelHosts != 1 || len(rows) == 0 || rows[0]["crawl"] != "CC-MAIN-2024-33" || rows[0]["crawl_date"] != "2024-08-12" {
+		t.Errorf("panel hosts %d, first bots_by_crawl row %v", doc.PanelHosts, rows[0])
+	}
+	entries, err := os.ReadDir(csvDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".csv") || strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("%s in the CSV folder", e.Name())
+		}
+		if _, ok := doc.Exports[strings.TrimSuffix(e.Name(), ".csv")]; !ok {
+			t.Errorf("%s is not in the JSON", e.Name())
+		}
+		n++
+	}
+	if n != len(doc.Exports) || !strings.Contains(errOut, fmt.Sprintf("%d CSV files in %s", n, csvDir)) {
+		t.Errorf("%d CSV files, %d exports; stderr %q", n, len(doc.Exports), errOut)
+	}
 }
 
 func TestReportErrors(t *testing.T) {
@@ -145,6 +198,8 @@ func TestReportErrors(t *testing.T) {
 		{"by_rank_without_ranks", []string{"report", "--by", "rank", unranked}, 2, []string{"no site in", "--sites FILE", try}},
 		{"unknown_flag", []string{"report", unranked, "--pdf", "x"}, 2, []string{"-pdf", try}},
 		{"html_unwritable", []string{"report", unranked, "--html", filepath.Join(empty, "no", "such", "dir", "r.html")}, 2, []string{"--html"}},
+		{"csv_unwritable", []string{"report", unranked, "--csv", filepath.Join(file, "sub")}, 2, []string{"--csv"}},
+		{"sites_missing", []string{"report", unranked, "--sites", filepath.Join(empty, "tranco.csv")}, 2, []string{"--sites"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -99,9 +99,17 @@ func printSites(w io.Writer, dir string, sum reduce.Summary) {
 		for _, o := range []string{schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeUnresolved} {
 			parts = append(parts, fmt.Sprintf("%d %s", c.ByOutcome[o], o))
 		}
-		fmt.Fprintf(w, "robotstat: sites of %s: %d sites from %d captures: %s\n", crawl, c.Sites, c.Captures, strings.Join(parts, ", "))
+		date := c.Date
+		if date == "" {
+			date = "no date"
+		}
+		fmt.Fprintf(w, "robotstat: sites of %s (%s): %d sites from %d captures: %s\n", crawl, date, c.Sites, c.Captures, strings.Join(parts, ", "))
 	}
 	if len(sum.Crawls) == 0 {
 		fmt.Fprintf(w, "robotstat: sites: %s holds no committed captures\n", dir)
+		return
 	}
+	h := sum.History
+	fmt.Fprintf(w, "robotstat: site_history: %d hosts over %d crawls, %d of them parsed sites in every crawl (the panel of robotstat report --panel)\n",
+		h.Hosts, h.Crawls, h.Panel)
 }

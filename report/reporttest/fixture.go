@@ -21,10 +21,13 @@ import (
 
 // The report fixture: four crawls of the same 400 made-up sites whose AI
 // blocking grows from crawl to crawl (more so among highly ranked sites),
-// with real robots.txt bodies from stats/testdata/avuim mixed in, 4xx, 5xx
-// and redirects (whose targets are captures of their own), repeated
-// captures of a host, a capture of another path and ranks from 1 to
-// millions. It goes through the real Analyzer and Dataset writer, so the
+// some of which lift their block in the last crawl, with real robots.txt
+// bodies from stats/testdata/avuim mixed in, Content-Signal lines in the *
+// group, in a named group and outside any group (one of them allowing the
+// training the rules refuse), Content-Usage rules with and without a path,
+// 4xx, 5xx and redirects (whose targets are captures of their own),
+// repeated captures of a host, a capture of another path and ranks from 1
+// to millions. It goes through the real Analyzer and Dataset writer, so the
 // Parquet is what robotstat analyze would write.
 //
 //	go run ./scripts/reportfixture /tmp/fixture
@@ -59,6 +62,8 @@ type fixtureSite struct {
 	base     string  // its robots.txt without the AI block
 	status   float64 // chooses 4xx/5xx/3xx
 	repeated bool    // fetched twice per crawl (http and https)
+	lapse    bool    // lifts its AI block in the last crawl
+	signal   float64 // chooses its AI-use signals
 }
 
 // bodiesOf reads the real robots.txt bodies of folder (*-robots.txt files).
@@ -109,6 +114,8 @@ func fixtureSitesOf(real []string) []fixtureSite {
 			s.base = strings.ReplaceAll(synthetic[int(r.next()%uint64(len(synthetic)))], "HOST", s.host)
 		}
 		s.repeated = i%9 == 0
+		s.lapse = i%7 == 3
+		s.signal = r.float()
 	}
 	return sites
 }
@@ -116,6 +123,9 @@ func fixtureSitesOf(real []string) []fixtureSite {
 // aiBlock returns the AI block site s puts before its rules in crawl k, or
 // "" while it has none.
 func (s *fixtureSite) aiBlock(k int) string {
+	if s.lapse && k == len(Crawls)-1 && s.adopt < 0.16 {
+		return "" // blocked from the second crawl on at the latest, lifted in the last
+	}
 	if s.adopt >= 0.07+0.09*float64(k) {
 		if s.adopt < 0.5+0.05*float64(k) && s.breadth < 0.15 {
 			return "User-agent: GPTBot\nDisallow: /articles/\n\n" // partial
@@ -144,9 +154,25 @@ func (s *fixtureSite) aiBlock(k int) string {
 	}
 	b.WriteString("Disallow: /\n\n")
 	if s.breadth > 0.9 {
-		b.WriteString("Content-Signal: search=yes, ai-train=no\n")
+		b.WriteString("Content-Signal: search=yes, ai-train=no\n") // in the group above: a named one
 	}
 	return b.String()
+}
+
+// signals returns the AI-use lines site s puts first in crawl k.
+func (s *fixtureSite) signals(k int) string {
+	switch {
+	case s.signal < 0.03 && k >= 1:
+		// contradicts a block of the training bots, if it has one
+		return "Content-Signal: ai-train=yes, search=yes\n\n"
+	case s.signal < 0.12 && k >= 1+int(s.signal*20)%3:
+		return "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n\n"
+	case s.signal < 0.18 && k >= 2:
+		return "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /public/ train-ai=y\nAllow: /\n\n"
+	case s.signal < 0.20 && k == 3:
+		return "User-agent: *\nContent-Signal: use=reference, ai-train=no\nContent-Usage: bots=n\nAllow: /\n\n"
+	}
+	return ""
 }
 
 // fixtureCaptures returns the captures of crawl k.
@@ -164,7 +190,7 @@ func fixtureCaptures(sites []fixtureSite, k int) []record.Capture {
 	}
 	for i := range sites {
 		s := &sites[i]
-		body := s.aiBlock(k) + s.base
+		body := s.signals(k) + s.aiBlock(k) + s.base
 		url := "https://" + s.host + "/robots.txt"
 		switch {
 		case s.status < 0.11:

@@ -87,6 +87,23 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 				Kind: schema.KindExtension, Canonical: "content-signal",
 				Signals: []schema.Signal{{Key: "search", Value: "yes"}, {Key: "ai-train", Value: "no"}},
 			})
+			// The same pairs in the signals table: in the * group for even
+			// captures, before any group for odd ones; every sixth capture
+			// also has a path-scoped Content-Usage rule in the * group.
+			sig := schema.SignalRow{Key: k, Directive: "content-signal", Line: 1}
+			if i%2 == 0 {
+				g := int32(0)
+				sig.GroupIndex, sig.StarGroup = &g, true
+			}
+			for _, p := range [][2]string{{"search", "yes"}, {"ai-train", "no"}} {
+				sig.Name, sig.Value = p[0], p[1]
+				r.SignalRows = append(r.SignalRows, sig)
+			}
+			if i%6 == 0 {
+				g := int32(0)
+				r.SignalRows = append(r.SignalRows, schema.SignalRow{Key: k, Directive: "content-usage", Line: 2, GroupIndex: &g, StarGroup: true,
+					Path: "/news/", Name: "train-ai", Value: "n"})
+			}
 		}
 		if i%20 == 0 {
 			r.Directives = append(r.Directives, schema.DirectiveRow{Key: k, Directive: "dissallow", Count: 1, FirstLine: 2, FirstValue: "/tmp/", Kind: schema.KindTypo, Canonical: "disallow"})
@@ -136,7 +153,7 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 	r.Verdicts, _, _ = schema.AppendVerdicts(r.Verdicts, &block, nil)
 	// Every capture is a site of its own, answered by itself (a redirect
 	// is left unresolved: the fixture has no target capture).
-	site := schema.SiteRow{Crawl: k.Crawl, Host: k.Host, RegisteredDomain: c.RegisteredDomain, URL: k.URL,
+	site := schema.SiteRow{Crawl: k.Crawl, CrawlDate: crawlDate(k.Crawl), Host: k.Host, RegisteredDomain: c.RegisteredDomain, URL: k.URL,
 		Outcome: c.Outcome, HTTPStatus: c.HTTPStatus, StatusClass: c.StatusClass, Candidates: 1, Rank: c.Rank}
 	if c.Outcome == schema.OutcomeRedirect {
 		site.Outcome, site.Reason = schema.OutcomeUnresolved, schema.ReasonNotCaptured
@@ -148,5 +165,45 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 	for _, b := range block.AppendRows(nil) {
 		r.SiteBots = append(r.SiteBots, schema.SiteBotRow{Crawl: k.Crawl, Host: k.Host, Bot: b.Bot, Operator: b.Operator, Category: b.Category,
 			Matched: b.Matched, RootAllowed: b.RootAllowed, Verdict: b.Verdict, Somesite: b.Somesite, CIC: b.CIC, CCClass: b.CCClass})
+		// Every host is a site of one crawl only (hosts differ per
+		// capture): its history is that crawl.
+		h := schema.SiteHistoryRow{Host: k.Host, RegisteredDomain: nullString(c.RegisteredDomain), Bot: b.Bot, Operator: b.Operator, Category: b.Category,
+			Crawls: 1, FirstCrawl: nullString(k.Crawl), LastCrawl: nullString(k.Crawl), Rank: nullInt64(c.Rank)}
+		if parsed {
+			h.ParsedCrawls, h.LastVerdict = 1, nullString(b.Verdict)
+			if b.Verdict == schema.VerdictFull {
+				h.FirstFullCrawl, h.FirstFullMatched, h.LastFullCrawl, h.FullCrawls = nullString(k.Crawl), nullString(b.Matched), nullString(k.Crawl), 1
+				if site.CrawlDate != 0 {
+					d := site.CrawlDate
+					h.FirstFullDate = &d
+				}
+			}
+		}
+		r.SiteHistory = append(r.SiteHistory, h)
 	}
+}
+
+// nullString and nullInt64 return a pointer to v, nil (NULL) for the zero
+// value.
+func nullString(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+func nullInt64(v int64) *int64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+// crawlDate is the date robotstat sites gives a fixture crawl: the fixture's
+// named crawls are Common Crawl's; the unknown one has no date here.
+func crawlDate(crawl string) int32 {
+	if d, ok := schema.CrawlNameDate(crawl); ok {
+		return schema.DateDays(d)
+	}
+	return 0
 }

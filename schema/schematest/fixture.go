@@ -60,9 +60,11 @@ func Write(ds *schema.Dataset, r *schema.Batch, batch int) error {
 		WriteBatches(schema.WriterOf[schema.AgentRow](ds), r.Agents, batch),
 		WriteBatches(schema.WriterOf[schema.BotRow](ds), r.BotRows(), batch),
 		WriteBatches(schema.WriterOf[schema.DirectiveRow](ds), r.Directives, batch),
+		WriteBatches(schema.WriterOf[schema.SignalRow](ds), r.SignalRows, batch),
 		WriteBatches(schema.WriterOf[schema.VerdictsRow](ds), r.Verdicts, batch),
 		WriteBatches(schema.WriterOf[schema.SiteRow](ds), r.Sites, batch),
 		WriteBatches(schema.WriterOf[schema.SiteBotRow](ds), r.SiteBots, batch),
+		WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds), r.SiteHistory, batch),
 		WriteBatches(schema.WriterOf[schema.RuleRow](ds), r.Rules, batch),
 		WriteBatches(schema.WriterOf[schema.SitemapRow](ds), r.Sitemaps, batch),
 		WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds), r.Diagnostics, batch),
@@ -202,6 +204,10 @@ func ForEachKey(r *schema.Batch, t schema.TableName, f func(schema.Key)) {
 		for _, x := range r.Directives {
 			f(x.Key)
 		}
+	case schema.Signals:
+		for _, x := range r.SignalRows {
+			f(x.Key)
+		}
 	case schema.Rules:
 		for _, x := range r.Rules {
 			f(x.Key)
@@ -225,6 +231,10 @@ func ForEachKey(r *schema.Batch, t schema.TableName, f func(schema.Key)) {
 	case schema.SiteBots:
 		for _, x := range r.SiteBots {
 			f(schema.Key{Crawl: x.Crawl, Host: x.Host})
+		}
+	case schema.SiteHistory: // spans crawls: its rows have none
+		for _, x := range r.SiteHistory {
+			f(schema.Key{Host: x.Host})
 		}
 	}
 }

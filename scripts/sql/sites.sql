@@ -7,8 +7,11 @@
 -- unreachable > unresolved, then fewer redirects, then the latest fetch, then the
 -- smallest capture_id); of a host's candidates the best answers (by that class,
 -- then https before http, then the candidate's latest fetch, then the smallest
--- capture_id). It is the same definition as robotstat sites (package reduce), and
--- CI checks that both give the same rows.
+-- capture_id). The crawl's date is the Monday of ISO week WW for a name
+-- CC-MAIN-YYYY-WW (when the week exists), else the UTC day of the lower median
+-- fetch time of its captures (schema.CrawlDate). It is the same definition as
+-- robotstat sites (package reduce), and CI checks that both give the same rows
+-- (with the session's TimeZone set to UTC, which the median's day depends on).
 --
 -- It reads one relation named captures (robotstat's captures table), e.g.
 --   CREATE VIEW captures AS SELECT * FROM read_parquet('out/captures/**/*.parquet');
@@ -20,6 +23,19 @@ caps AS (
     FROM captures
 ),
 cand AS (SELECT * FROM caps WHERE robots_path),
+named AS (
+    SELECT crawl, d FROM (
+        SELECT crawl, try_strptime(substr(crawl, 9, 4) || '-' || substr(crawl, 14, 2) || '-1', '%G-%V-%u')::DATE AS d,
+               CAST(substr(crawl, 9, 4) AS INTEGER) AS y, CAST(substr(crawl, 14, 2) AS INTEGER) AS w
+        FROM (SELECT DISTINCT crawl FROM captures)
+        WHERE regexp_full_match(crawl, 'CC-MAIN-[0-9]{4}-[0-9]{2}'))
+    WHERE isoyear(d) = y AND week(d) = w
+),
+dates AS (
+    SELECT m.crawl, coalesce(n.d, m.d) AS crawl_date
+    FROM (SELECT crawl, quantile_disc(fetch_time, 0.5)::DATE AS d FROM captures GROUP BY crawl) m
+    LEFT JOIN named n ON n.crawl = m.crawl
+),
 -- The URLs each redirecting candidate reaches after step redirects.
 walk(crawl, cand_id, url, step) AS (
     SELECT crawl, capture_id, redirect_target, 1
@@ -66,7 +82,8 @@ ranked AS (
                ORDER BY r.cls, c.scheme = 'https' DESC, c.fetch_time DESC NULLS LAST, c.capture_id) AS pick
     FROM cand c JOIN resolved r ON r.cand_id = c.capture_id
 )
-SELECT crawl, host, registered_domain,
+SELECT crawl, (SELECT crawl_date FROM dates d WHERE d.crawl IS NOT DISTINCT FROM ranked.crawl) AS crawl_date,
+       host, registered_domain,
        ans_id AS capture_id, url, ans_url AS final_url,
        CAST(hops AS INTEGER) AS redirect_hops,
        CASE cls WHEN 0 THEN 'parsed' WHEN 1 THEN 'unavailable' WHEN 2 THEN 'unreachable' ELSE 'unresolved' END AS outcome,

@@ -225,6 +225,7 @@ func matchArrowType(dt arrow.DataType, doc string) error {
 		"BIGINT":  func(d arrow.DataType) bool { return d.ID() == arrow.INT64 },
 		"BOOLEAN": func(d arrow.DataType) bool { return d.ID() == arrow.BOOL },
 		"DOUBLE":  func(d arrow.DataType) bool { return d.ID() == arrow.FLOAT64 },
+		"DATE":    func(d arrow.DataType) bool { return d.ID() == arrow.DATE32 },
 		"TIMESTAMP WITH TIME ZONE": func(d arrow.DataType) bool {
 			ts, ok := d.(*arrow.TimestampType)
 			return ok && ts.Unit == arrow.Millisecond && ts.TimeZone == "UTC"

@@ -31,6 +31,9 @@ var (
 	// sitesFixtureRoot is analyze's output for reduce/testdata/sites, and
 	// generatedRoot for a Common-Crawl-shaped crawl from scripts/gencorpus.
 	sitesFixtureRoot, generatedRoot string
+	// reportFixtureRoot is the report fixture: four crawls of 400 sites
+	// (report/reporttest), through the real analyzer and reduce step.
+	reportFixtureRoot string
 )
 
 // escapeCrawls are crawl names that cannot be used as directory names as
@@ -95,8 +98,9 @@ func run(m *testing.M) (int, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("robotstat analyze --tables all on the sample: %v\n%s", err, out)
 	}
-	sitesFixtureRoot, generatedRoot = tmp+"/sites-fixture", tmp+"/generated"
+	sitesFixtureRoot, generatedRoot, reportFixtureRoot = tmp+"/sites-fixture", tmp+"/generated", tmp+"/report-fixture"
 	for _, args := range [][]string{
+		{"run", "./scripts/reportfixture", reportFixtureRoot},
 		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", sitesFixtureRoot, "reduce/testdata/sites"},
 		{"run", "./scripts/gencorpus", "-n", "20000", "-per-file", "7000", "-out", tmp + "/corpus", "-robots", "stats/testdata/avuim"},
 		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", generatedRoot, tmp + "/corpus"},
