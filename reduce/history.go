@@ -18,10 +18,6 @@ import (
 // Options.PartitionCaptures site records (a host's sites over all crawls)
 // of some 100 bytes each, whatever the number of crawls and hosts.
 
-// maxHistoryPartitions bounds the history's spill files, which stay open
-// while every crawl is reduced (beside that crawl's own).
-const maxHistoryPartitions = 256
-
 // HistorySummary says what site_history holds.
 type HistorySummary struct {
 	// Crawls is the number of crawls with sites: a host in the panel is a

@@ -55,8 +55,9 @@ type Summary struct {
 	Captures int64 `json:"captures"`
 	// Warnings about the inputs (a crawl without a verdicts table, ...).
 	Warnings []string `json:"warnings,omitempty"`
-	// History says what site_history holds.
-	History HistorySummary `json:"history"`
+	// History says what site_history holds; nil when the dataset has one
+	// crawl and no site_history.
+	History *HistorySummary `json:"history,omitempty"`
 }
 
 // CrawlSummary counts the sites of one crawl by outcome.
@@ -107,8 +108,26 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	}
 	defer os.RemoveAll(tmp)
 
+	// Crawls whose captures files hold no row (an input without captures
+	// gives zero-row files) have no sites.
+	var nonEmpty []schema.File
+	for _, f := range caps {
+		if rows[f.Path] > 0 {
+			nonEmpty = append(nonEmpty, f)
+		}
+	}
+	caps = nonEmpty
+	crawls := crawlsOf(caps)
+	// site_history spans crawls; with one crawl a host's history is its
+	// sites and site_bots rows, and its 91 rows a host would cost most of
+	// the step (4 times the CPU of the rest at 1M captures), so it is
+	// built only from two crawls on.
+	tables := schema.ReduceTables()
+	if len(crawls) < 2 {
+		tables = slices.DeleteFunc(tables, func(t schema.TableName) bool { return t == schema.SiteHistory })
+	}
 	ds, err := schema.Create(schema.Options{
-		Dir: o.Dir, RunID: RunID, Input: "robotstat sites", Tables: schema.ReduceTables(),
+		Dir: o.Dir, RunID: RunID, Input: "robotstat sites", Tables: tables,
 		Version: o.Version, Metadata: o.Metadata,
 	})
 	if err != nil {
@@ -118,16 +137,18 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local(),
 		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
 
-	crawls := crawlsOf(caps)
 	var all int64
 	for _, f := range caps {
 		all += rows[f.Path]
 	}
-	hist, err := newHistory(ctx, tmp, partitionsFor(all, int64(o.PartitionCaptures), maxHistoryPartitions))
-	if err != nil {
-		return sum, err
+	var hist *history
+	if slices.Contains(tables, schema.SiteHistory) {
+		hist, err = newHistory(ctx, tmp, partitionsFor(all, int64(o.PartitionCaptures), maxPartitions))
+		if err != nil {
+			return sum, err
+		}
+		defer hist.remove()
 	}
-	defer hist.remove()
 	dates := make([]int32, len(crawls))
 	for ci, crawl := range crawls {
 		files := filesOf(caps, crawl)
@@ -145,11 +166,13 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		sum.Captures += cs.Captures
 		sum.Warnings = append(sum.Warnings, warns...)
 	}
-	hs, err := hist.build(crawls, dates, out)
-	if err != nil {
-		return sum, err
+	if hist != nil {
+		hs, err := hist.build(crawls, dates, out)
+		if err != nil {
+			return sum, err
+		}
+		sum.History = &hs
 	}
-	sum.History = hs
 	if err := out.flush(); err != nil {
 		return sum, err
 	}
@@ -913,8 +936,10 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 				return 0, nil, err
 			}
 			n += int64(set.bots.Len())
-			if err := c.hist.add(r.host, r.regdom, c.index, r.class, r.rank, c.hist.catalog(metas[set.cat], set.bots), set.codes); err != nil {
-				return 0, nil, err
+			if c.hist != nil {
+				if err := c.hist.add(r.host, r.regdom, c.index, r.class, r.rank, c.hist.catalog(metas[set.cat], set.bots), set.codes); err != nil {
+					return 0, nil, err
+				}
 			}
 		}
 	}

@@ -106,7 +106,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	case errors.Is(err, schema.ErrNoTable):
 		data.Missing = append(data.Missing, schema.SiteHistory)
 		if o.Panel {
-			return nil, 0, fmt.Errorf("%w: --panel needs the site_history table, which %s lacks; rebuild it with robotstat sites %s", ErrNoHistory, dir, dir)
+			return nil, 0, fmt.Errorf("%w: --panel needs the site_history table, which %s lacks (robotstat sites builds it once a dataset holds two crawls; rebuild it with robotstat sites %s)", ErrNoHistory, dir, dir)
 		}
 	case err != nil:
 		return nil, 0, fmt.Errorf("report: %w", err)

@@ -110,6 +110,10 @@ func printSites(w io.Writer, dir string, sum reduce.Summary) {
 		return
 	}
 	h := sum.History
+	if h == nil {
+		fmt.Fprintf(w, "robotstat: site_history: not built (one crawl; it is built once the dataset holds two)\n")
+		return
+	}
 	fmt.Fprintf(w, "robotstat: site_history: %d hosts over %d crawls, %d of them parsed sites in every crawl (the panel of robotstat report --panel)\n",
 		h.Hosts, h.Crawls, h.Panel)
 }

@@ -17,7 +17,12 @@ import (
 //
 // To test another document (the main README against the embedded sample's
 // output, say), add it here with the root of the dataset its examples
-// expect.
+// expect. A block preceded by the line
+//
+//	<!-- dataset: four-crawls -->
+//
+// runs against that dataset instead (datasetRoots): examples that need
+// several crawls, which the sample does not have.
 func docFiles() []struct{ path, root string } {
 	return []struct{ path, root string }{
 		{filepath.Join("..", "..", "schema", "README.md"), fixtureRoot},
@@ -33,7 +38,18 @@ type docQuery struct {
 	header []string
 	rows   [][]string
 	hasRes bool
+	// dataset names the dataset the block runs against (datasetRoots);
+	// empty for the document's own.
+	dataset string
 }
+
+// datasetRoots are the datasets a block may name.
+func datasetRoots() map[string]string {
+	return map[string]string{"four-crawls": reportFixtureRoot, "sample": sampleRoot}
+}
+
+// datasetMarker is the comment that names a block's dataset.
+const datasetMarker = "<!-- dataset: "
 
 func TestDocQueries(t *testing.T) {
 	for _, doc := range docFiles() {
@@ -44,7 +60,14 @@ func TestDocQueries(t *testing.T) {
 		for _, q := range queries {
 			t.Run(fmt.Sprintf("%s:%d", filepath.Base(doc.path), q.line), func(t *testing.T) {
 				sql := strings.TrimSuffix(strings.TrimSpace(q.sql), ";")
-				sql = strings.ReplaceAll(sql, "'out/", "'"+doc.root+"/")
+				root := doc.root
+				if q.dataset != "" {
+					var ok bool
+					if root, ok = datasetRoots()[q.dataset]; !ok {
+						t.Fatalf("%s:%d names dataset %q; known: %v", doc.path, q.line, q.dataset, datasetRoots())
+					}
+				}
+				sql = strings.ReplaceAll(sql, "'out/", "'"+root+"/")
 				header, rows := queryWithHeader(t, sql)
 				if !q.hasRes {
 					return
@@ -102,6 +125,16 @@ func parseDocQueries(t *testing.T, path string) []docQuery {
 			continue
 		}
 		q := docQuery{line: i + 1}
+		for k := i - 1; k >= 0; k-- {
+			l := strings.TrimSpace(lines[k])
+			if l == "" {
+				continue
+			}
+			if name, ok := strings.CutPrefix(l, datasetMarker); ok {
+				q.dataset = strings.TrimSpace(strings.TrimSuffix(name, "-->"))
+			}
+			break
+		}
 		var sql []string
 		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
 			sql = append(sql, lines[i])
