@@ -144,6 +144,11 @@ type Config struct {
 	// counts them.
 	Skip func(Unit) bool
 
+	// Start, when set, is called once with the units the run is about to
+	// read (after sharding and Skip), in order, before any is read; an
+	// error ends the run before it reads anything.
+	Start func([]Unit) error
+
 	// BatchDone, when set, is called by worker worker after it has
 	// consumed a batch of captures, all of unit u, before the batch counts
 	// as done: a consumer that buffers rows per worker hands the unit's

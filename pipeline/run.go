@@ -109,6 +109,17 @@ func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
 		return r.summary(), err
 	}
 	list = r.units(selectUnits(r.cfg.Shard, list))
+	if r.cfg.Start != nil {
+		var units []Unit
+		for _, in := range list {
+			if len(units) == 0 || units[len(units)-1] != in.unit {
+				units = append(units, in.unit)
+			}
+		}
+		if err := r.cfg.Start(units); err != nil {
+			return r.summary(), err
+		}
+	}
 
 	n := r.cfg.Workers * jobsPerWorker
 	r.jobs = make(chan *job, n)
@@ -140,6 +151,28 @@ func (r *runner) run(ctx context.Context, args []string) (Summary, error) {
 	}
 	stopProgress()
 	return r.summary(), err
+}
+
+// Units returns the units Run would read with cfg and inputs (after
+// sharding; Config.Skip is not asked), reading manifests as Run does: what
+// robotstat status compares with an output's completion records.
+func Units(ctx context.Context, cfg Config, inputs []string) ([]Unit, error) {
+	cfg.fill()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	r := &runner{cfg: cfg, fetch: &fetcher{client: cfg.HTTPClient, retry: cfg.Retry, sleep: sleepCtx}}
+	list, err := r.expand(ctx, inputs)
+	if err != nil {
+		return nil, err
+	}
+	var units []Unit
+	for _, in := range selectUnits(cfg.Shard, list) {
+		if len(units) == 0 || units[len(units)-1] != in.unit {
+			units = append(units, in.unit)
+		}
+	}
+	return units, nil
 }
 
 // decode reads one input and feeds its captures to the workers. Under

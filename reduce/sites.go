@@ -102,6 +102,16 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 			rows[filepath.Join(o.Dir, filepath.FromSlash(f.Path))] = f.Rows
 		}
 	}
+	// A killed build leaves its spill folder behind; builds of one
+	// dataset do not run at once (they would replace each other's output),
+	// so any spill folder found now is a dead one.
+	if old, _ := filepath.Glob(filepath.Join(o.Dir, "_robotstat", "reduce-*")); len(old) > 0 {
+		for _, d := range old {
+			if err := os.RemoveAll(d); err != nil {
+				return sum, fmt.Errorf("reduce: removing a killed build's spill folder: %w", err)
+			}
+		}
+	}
 	tmp, err := os.MkdirTemp(filepath.Join(o.Dir, "_robotstat"), "reduce-")
 	if err != nil {
 		return sum, fmt.Errorf("reduce: spill folder: %w", err)

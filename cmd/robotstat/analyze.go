@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -29,7 +27,7 @@ import (
 
 func init() {
 	register(command{name: "analyze", summary: "read robots.txt captures and write statistics to Parquet", run: (*Main).analyze,
-		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInterrupted}})
+		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInputsFailed, ExitInterrupted}})
 }
 
 // sampleWARC is the embedded sample analyze reads when given no input: real
@@ -58,9 +56,16 @@ folder of such files, a manifest (a text file, optionally gzipped, of paths or
 http(s) URLs, one a line, e.g. Common Crawl's robotstxt.paths.gz), an http(s)
 URL, or - for a WARC on stdin.
 
-Output files are written under temporary names and renamed when complete, so a
-*.parquet under --out is never partial. Running the same inputs into the same
---out replaces the earlier files. Nothing is written outside --out.
+Each input (a file, a URL, a manifest line; a folder's files of one host each
+together) is committed on its own once it has been read: its files, written
+under temporary names, are renamed into place and a completion record under
+--out/_robotstat/inputs names them, so a *.parquet under --out is never
+partial. Running again skips the inputs --out already holds from a run with
+the same options (so a killed run resumes where it stopped) and reads the
+others; an input held with other options is read again and replaced, never
+added twice. An input that cannot be read (a download refused after its
+retries) is recorded as failed and the run goes on (exit code 5); a rerun
+retries it. Nothing is written outside --out.
 
 Examples:
   robotstat analyze --out out/
@@ -72,7 +77,7 @@ Examples:
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
 	cpuprofile, memprofile                                                  string
-	botsReplace, quiet, strict, json, google429                             bool
+	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB                                     int
 }
 
@@ -107,7 +112,8 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,status=S,body=B,time=T (defaults url,status,body,time)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
-	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error and write nothing")
+	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error (inputs committed before it are kept)")
+	fs.BoolVar(&f.redo, "redo", false, "read every input again, also those --out already holds from an earlier run with the same options")
 	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
 	fs.IntVar(&f.memoryLimitMiB, "memory-limit", 0, "soft memory limit in `MiB` for the Go heap (0: 224 + 32 per worker, unless GOMEMLIMIT is set; -1: none)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
@@ -116,7 +122,6 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 
 // analyzeRun holds one run's moving parts.
 type analyzeRun struct {
-	ds      *schema.Dataset
 	workers []*analyzeWorker // by pipeline worker index
 }
 
@@ -125,14 +130,8 @@ type analyzeRun struct {
 type analyzeWorker struct {
 	analyzer *stats.Analyzer
 	batch    schema.Batch
-	sink     *schema.Sink
 	outcomes outcomeCounts // summed over the workers at the end
 }
-
-// flushRows is how many rows a worker buffers before handing them to its
-// Sink: large enough to amortise the calls, small enough that a worker
-// holds a few MB of rows.
-const flushRows = 8192
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
 	if f.workers < 1 {
@@ -227,21 +226,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if f.crawl != "" {
 		meta["crawl"] = f.crawl
 	}
-	if f.shard != "" {
-		meta["shard"] = shard.String()
+	if f.fields != "" {
+		meta["fields"] = f.fields
 	}
-	ds, err := schema.Create(schema.Options{
-		Dir:           f.out,
-		RunID:         runID(inputs, sample, shard, meta),
-		Tables:        tables,
-		Version:       Version,
-		Metadata:      meta,
-		TableMetadata: so.TableMetadata(),
-	})
-	if err != nil {
-		return fmt.Errorf("creating the output: %w", err)
+	// No shard in the metadata: a unit's rows are the same whichever shard
+	// read it, so that rerunning with another shard count replaces them.
+	if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
+		return fmt.Errorf("creating the output: --out %s is not a folder", f.out)
 	}
-	defer ds.Abort()
 
 	if limit := memoryLimit(f.memoryLimitMiB, f.workers, m.Getenv); limit > 0 {
 		old := debug.SetMemoryLimit(limit)
@@ -254,40 +246,56 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	defer prof.stop()
 
-	run := &analyzeRun{ds: ds}
+	run := &analyzeRun{}
 	for range f.workers {
 		a, err := stats.NewAnalyzer(so)
 		if err != nil {
 			return usageErrorf("analyze", "%v", err)
 		}
-		run.workers = append(run.workers, &analyzeWorker{analyzer: a, sink: ds.Sink()})
+		run.workers = append(run.workers, &analyzeWorker{analyzer: a})
 	}
-	start := time.Now()
-	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
-	if runErr == nil {
-		for _, wk := range run.workers {
-			if err := wk.sink.Write(&wk.batch); err != nil {
-				runErr = err
-				break
+	name := canonicalInput
+	if sample {
+		name = func(n string) string {
+			if n == inputs[0] {
+				return "robotstat:sample:" + strconv.Itoa(len(sampleWARC))
 			}
+			return canonicalInput(n)
 		}
 	}
+	uw, err := newUnitWriter(ctx, schema.Options{
+		Dir:           f.out,
+		Tables:        tables,
+		Version:       Version,
+		Metadata:      meta,
+		TableMetadata: so.TableMetadata(),
+		OmitEmpty:     true,
+	}, run.workers, name, f.redo)
+	if err != nil {
+		return fmt.Errorf("reading what --out holds: %w", err)
+	}
+	uw.shard = shard.String()
+	defer uw.abort()
+	pc.KeepGoing = !f.strict
+	pc.Skip, pc.Start, pc.BatchDone, pc.UnitDone = uw.skip, uw.start, uw.batchDone, uw.unitDone
+
+	start := time.Now()
+	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr != nil {
+		uw.abort()
 		fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
+		kept := ""
+		if uw.committed > 0 {
+			kept = fmt.Sprintf("; the %d inputs committed before are kept, and a rerun skips them", uw.committed)
+		}
 		var re *pipeline.ReadError
 		switch {
 		case ctx.Err() != nil:
-			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
+			return fmt.Errorf("interrupted%s: %w", kept, ctx.Err())
 		case f.strict && errors.As(runErr, &re):
-			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict); nothing written: %w", runErr)}
+			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, runErr)}
 		}
-		return fmt.Errorf("analyze: %w", runErr)
-	}
-	if err := ds.Commit(ctx); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted; nothing written: %w", ctx.Err())
-		}
-		return fmt.Errorf("writing the output: %w", err)
+		return fmt.Errorf("analyze: %w%s", runErr, kept)
 	}
 	outcomes := map[string]int64{}
 	for _, wk := range run.workers {
@@ -295,8 +303,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			outcomes[o.value] += wk.outcomes[i]
 		}
 	}
+	root, _ := filepath.Abs(f.out)
 	res := analyzeResult{
-		Out:          ds.Root(),
+		Out:          root,
 		Sample:       sample,
 		Files:        sum.Files,
 		Records:      sum.Records,
@@ -308,23 +317,29 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		Tables:       map[string]int64{},
 		Shard:        shard.String(),
 		ErrorsBy:     map[string]int64{},
-		ParquetFiles: len(ds.Files()),
+		ParquetFiles: uw.files,
+		Committed:    uw.committed,
+		Skipped:      sum.Skipped,
+		Failed:       uw.sortedFailures(),
+		Replaced:     uw.replaced,
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
 			res.ErrorsBy[pipeline.Class(c).String()] = n
 		}
 	}
-	for _, t := range ds.Rows() {
-		res.Tables[string(t.Table)] = t.Rows
+	for t, n := range uw.rows {
+		res.Tables[string(t)] = n
 	}
 	res.print(m.Stderr, sum.Line())
 	// The sites tables span every run in --out; a shard sees only its
 	// part, so after a sharded run they are built once all shards are done.
 	if f.shard != "" {
-		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", ds.Root())
-	} else if slices.Contains(tables, schema.Captures) {
-		ss, err := m.buildSites(ctx, ds.Root())
+		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
+	} else if res.Committed == 0 && sitesUpToDate(root) {
+		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
+	} else if slices.Contains(tables, schema.Captures) && dirExists(root) {
+		ss, err := m.buildSites(ctx, root)
 		if err != nil {
 			return err
 		}
@@ -340,19 +355,22 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}
+	if len(res.Failed) > 0 {
+		return silentExit(ExitInputsFailed)
+	}
 	if sum.HadErrors() {
 		return silentExit(ExitInputErrors)
 	}
 	return nil
 }
 
-// consume analyses one capture on worker w.
+// consume analyses one capture on worker w. Its rows wait in the worker's
+// batch until the pipeline's batch of captures is done (unitWriter's
+// batchDone): a pipeline batch holds one unit's captures, and rows must go
+// to their unit's dataset.
 func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
 	wk := r.workers[w]
 	wk.outcomes.add(wk.analyzer.Analyze(c, &wk.batch))
-	if wk.batch.Len() >= flushRows {
-		return wk.sink.Write(&wk.batch)
-	}
 	return nil
 }
 
@@ -371,6 +389,15 @@ type analyzeResult struct {
 	Outcomes     map[string]int64 `json:"outcomes"`
 	Tables       map[string]int64 `json:"rows"`
 	ParquetFiles int              `json:"parquet_files"`
+	// Committed counts the inputs (units) this run committed, Skipped
+	// those --out already held (resume), Failed those that could not be
+	// read to their end (their rows before the failure are kept),
+	// Replaced the inputs read again because --out held them with other
+	// options, by the option that differed.
+	Committed int            `json:"inputs_committed"`
+	Skipped   int            `json:"inputs_skipped"`
+	Failed    []unitFailure  `json:"inputs_failed,omitempty"`
+	Replaced  map[string]int `json:"inputs_replaced,omitempty"`
 	// Sites is what the sites step built (nil for a sharded run).
 	Sites *reduce.Summary `json:"sites,omitempty"`
 }
@@ -393,8 +420,28 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 			rows = append(rows, string(t)+" "+strconv.FormatInt(n, 10))
 		}
 	}
-	fmt.Fprintf(w, "robotstat: wrote %s (rows: %s); next: robotstat report %s\n", r.Out, strings.Join(rows, ", "), r.Out)
+	if len(rows) == 0 {
+		rows = append(rows, "none")
+	}
+	fmt.Fprintf(w, "robotstat: wrote %s: %d %s (rows: %s); next: robotstat report %s\n", r.Out, r.Committed, plural(r.Committed, "input", "inputs"), strings.Join(rows, ", "), r.Out)
+	if r.Skipped > 0 {
+		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Out)
+	}
+	for _, why := range slices.Sorted(maps.Keys(r.Replaced)) {
+		n := r.Replaced[why]
+		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Out, why)
+	}
+	for i, f := range r.Failed {
+		if i == maxFailuresShown {
+			fmt.Fprintf(w, "robotstat: ... and %d more failed inputs (robotstat status %s lists them all)\n", len(r.Failed)-i, r.Out)
+			break
+		}
+		fmt.Fprintf(w, "robotstat: input failed: %s: %s (%d captures read before kept; a rerun retries it)\n", f.Input, f.Error, f.Captures)
+	}
 }
+
+// maxFailuresShown bounds the failed inputs the summary names.
+const maxFailuresShown = 10
 
 // outcomeOrder lists the values of captures.outcome in the order the
 // summary prints them, with their labels.
@@ -437,25 +484,6 @@ func memoryLimit(flagMiB, workers int, getenv func(string) string) int64 {
 		return 0
 	}
 	return int64(224+32*workers) << 20
-}
-
-// runID names this run's files: a hash of the inputs as given, the shard
-// and the options that shape the numbers, so that the same run into the same
-// --out replaces its files and a different one adds files beside them.
-func runID(inputs []string, sample bool, shard pipeline.Shard, meta map[string]string) string {
-	h := sha256.New()
-	if sample {
-		io.WriteString(h, "sample\x00"+strconv.Itoa(len(sampleWARC))+"\x00")
-	} else {
-		for _, in := range inputs {
-			io.WriteString(h, in+"\x00")
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(meta)) {
-		io.WriteString(h, k+"="+meta[k]+"\x00")
-	}
-	io.WriteString(h, shard.String())
-	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // parseFields reads --fields url=U,status=S,body=B,time=T.

@@ -21,9 +21,14 @@ const (
 	// inputs had content errors (broken records, truncated gzip members);
 	// they are counted in the summary.
 	ExitInputErrors = 3
-	// ExitStrict: analyze --strict stopped at the first input error and
-	// wrote nothing.
+	// ExitStrict: analyze --strict stopped at the first input error; the
+	// inputs committed before it are kept, that input is not written.
 	ExitStrict = 4
+	// ExitInputsFailed: analyze finished, but some inputs could not be read
+	// to their end (a download refused after its retries, a file that
+	// cannot be opened); the rows read before are kept, the errors are in
+	// the summary and in robotstat status, and a rerun retries them.
+	ExitInputsFailed = 5
 	// ExitInterrupted: cancelled by SIGINT or SIGTERM; no partial Parquet
 	// file is left behind.
 	ExitInterrupted = 130
@@ -39,7 +44,8 @@ var exitCodes = []struct {
 	{ExitDisallowed, "check: at least one URL disallowed"},
 	{ExitUsage, "usage error, or an environment failure (unreadable input, output not\n       writable, disk full, Parquet write error)"},
 	{ExitInputErrors, "analyze: output written, but some inputs had errors (see the summary)"},
-	{ExitStrict, "analyze --strict: stopped at the first input error; nothing written"},
+	{ExitStrict, "analyze --strict: stopped at the first input error; that input not written\n       (inputs committed before it are kept)"},
+	{ExitInputsFailed, "analyze: output written, but some inputs could not be read to their end\n       (see the summary or robotstat status; a rerun retries them)"},
 	{ExitInterrupted, "interrupted; no partial output file is left"},
 }
 

@@ -17,7 +17,7 @@ import (
 
 func init() {
 	register(command{name: "scan", summary: "fetch today's robots.txt of a list of hosts into WARC files, then analyze them", run: (*Main).scan,
-		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitInterrupted}})
+		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitInputsFailed, ExitInterrupted}})
 }
 
 // projectURL is the contact URL of the default User-Agent.

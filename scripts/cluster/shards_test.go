@@ -332,8 +332,10 @@ func readDataset(t *testing.T, root string) dataset {
 	tableRows[schema.AgentRow](t, root, schema.Agents, d)
 	tableRows[schema.DirectiveRow](t, root, schema.Directives, d)
 	tableRows[schema.VerdictsRow](t, root, schema.Verdicts, d)
+	tableRows[schema.SignalRow](t, root, schema.Signals, d)
 	tableRows[schema.SiteRow](t, root, schema.Sites, d)
 	tableRows[schema.SiteBotRow](t, root, schema.SiteBots, d)
+	tableRows[schema.SiteHistoryRow](t, root, schema.SiteHistory, d) // three crawls: built
 	for _, table := range append(schema.DefaultTables(), schema.ReduceTables()...) {
 		if _, ok := d[table]; !ok {
 			t.Fatalf("readDataset reads no %s, a table analyze or sites writes by default: add it", table)
@@ -363,28 +365,32 @@ func compareDatasets(t *testing.T, got, want dataset) {
 	}
 }
 
-// checkRecords reads the completion records: one run per shard, i/n for
-// every i, input k read by shard k mod n alone, nothing uncommitted and no
-// temporary file left behind.
+// checkRecords reads the completion records: one per input (robotstat
+// analyze commits input by input), each written by shard k mod n for input
+// k (the shard its summary names) and done, the sources of its captures
+// that input alone; nothing uncommitted and no temporary file left behind.
 func checkRecords(t *testing.T, out string, inputs []string, n int) {
 	t.Helper()
 	ix, err := schema.ReadIndex(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reduce := schema.ReduceTables()
-	readBy := map[string][]string{} // input base name -> shards whose captures name it
-	shards := map[string]bool{}
+	readBy := map[string][]string{} // input base name -> shards that committed it
 	for _, r := range ix.Sorted() {
-		if !slices.ContainsFunc(r.Tables, func(tb schema.TableName) bool { return !slices.Contains(reduce, tb) }) {
+		if r.RunID == "sites" {
 			continue // the sites step's record
 		}
-		s := r.Options["shard"]
-		if s == "" || shards[s] || r.State != schema.RecordDone {
-			t.Errorf("run %s: shard %q, state %s (a second run of that shard, or an unsharded run)", r.RunID, s, r.State)
+		var sum struct {
+			Shard string `json:"shard"`
 		}
-		shards[s] = true
-		sources := map[string]bool{}
+		if err := json.Unmarshal(r.Summary, &sum); err != nil {
+			t.Fatalf("run %s: summary %s: %v", r.RunID, r.Summary, err)
+		}
+		if sum.Shard == "" || r.State != schema.RecordDone {
+			t.Errorf("run %s (%s): shard %q, state %s (an unsharded run, or a failed input)", r.RunID, r.Input, sum.Shard, r.State)
+		}
+		base := filepath.Base(r.Input)
+		readBy[base] = append(readBy[base], sum.Shard)
 		for _, f := range r.Files {
 			if f.Table != schema.Captures {
 				continue
@@ -394,26 +400,20 @@ func checkRecords(t *testing.T, out string, inputs []string, n int) {
 				t.Fatal(err)
 			}
 			for _, row := range rows {
-				sources[row.Source] = true
+				if row.Source != base {
+					t.Errorf("run %s of %s holds a capture of %s", r.RunID, base, row.Source)
+				}
 			}
-		}
-		for src := range sources {
-			readBy[src] = append(readBy[src], s)
-		}
-	}
-	for i := range n {
-		if !shards[fmt.Sprintf("%d/%d", i, n)] {
-			t.Errorf("no completion record of shard %d/%d", i, n)
 		}
 	}
 	for k, in := range inputs {
 		if want := fmt.Sprintf("%d/%d", k%n, n); !slices.Equal(readBy[in], []string{want}) {
-			t.Errorf("input %d (%s) was read by shards %v, want %s alone", k, in, readBy[in], want)
+			t.Errorf("input %d (%s) was committed by shards %v, want %s alone", k, in, readBy[in], want)
 		}
 		delete(readBy, in)
 	}
 	if len(readBy) > 0 {
-		t.Errorf("captures from inputs not in the manifest: %v", readBy)
+		t.Errorf("records of inputs not in the manifest: %v", readBy)
 	}
 	for _, table := range schema.AllTables() {
 		if _, uncommitted, err := ix.TableFiles(table); err == nil && uncommitted > 0 {

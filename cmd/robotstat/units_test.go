@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/robotstat/robotstat/schema"
+)
+
+// genCorpus writes n generated captures in WARC files of per captures
+// under a new folder (scripts/gencorpus) and returns the files.
+func genCorpus(t *testing.T, n, per int) []string {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command("go", "run", "./scripts/gencorpus", "-n", itoa(n), "-per-file", itoa(per), "-out", dir)
+	cmd.Dir = filepath.Join("..", "..") // the module root, where its default bodies are
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gencorpus: %v\n%s", err, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "robotstxt", "*.warc.gz"))
+	if len(files) != (n+per-1)/per {
+		t.Fatalf("gencorpus wrote %d files", len(files))
+	}
+	return files
+}
+
+// unitRecords returns, per run id but the reduce step's, its record's state
+// and input.
+func unitRecords(t *testing.T, root string) map[string]*schema.Record {
+	t.Helper()
+	ix, err := schema.ReadIndex(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*schema.Record{}
+	for id, r := range ix.Runs {
+		if id != "sites" {
+			out[id] = r
+		}
+	}
+	return out
+}
+
+// sortedCaptures is every committed captures row, sorted by capture id.
+func sortedCaptures(t *testing.T, root string) []schema.CaptureRow {
+	t.Helper()
+	rows := readTable[schema.CaptureRow](t, root, schema.Captures)
+	sort.Slice(rows, func(i, j int) bool { return rows[i].CaptureID < rows[j].CaptureID })
+	return rows
+}
+
+// TestAnalyzeResume: a rerun skips every input --out holds from a run with
+// the same options and leaves its files as they are; another option
+// replaces the inputs' rows (never a second copy); --redo reads them again.
+func TestAnalyzeResume(t *testing.T) {
+	inputs := append(genCorpus(t, 3000, 1000), filepath.Join(sitesFixture, "CC-MAIN-20250115000000-20250115030000-00000.robotstxt.warc.gz"))
+	out := filepath.Join(t.TempDir(), "out")
+	args := append([]string{"analyze", "--quiet", "--json", "--out", out}, inputs...)
+	stdout, stderr, code := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"inputs_committed": 4`) {
+		t.Errorf("first run: %s", stdout)
+	}
+	first := parquetFiles(t, out)
+	caps := sortedCaptures(t, out)
+	if len(caps) <= 3000 {
+		t.Fatalf("%d captures, want the 3000 generated and the fixture's", len(caps))
+	}
+
+	// The same again: nothing read, nothing rewritten.
+	stdout, stderr, code = run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"inputs_skipped": 4`) || !strings.Contains(stdout, `"captures": 0`) || !strings.Contains(stderr, "4 inputs already in") {
+		t.Errorf("rerun read again:\n%s\n%s", stdout, stderr)
+	}
+	if again := parquetFiles(t, out); !slices.Equal(again, first) {
+		t.Errorf("a rerun with nothing to do changed the files:\n%v\n%v", first, again)
+	}
+	if !strings.Contains(stderr, "sites: up to date") {
+		t.Errorf("a rerun with nothing to do rebuilt the sites:\n%s", stderr)
+	}
+
+	// Another parse limit shapes the numbers: every input read again and
+	// replaced, said so, no second copy.
+	_, stderr, code = run(t, "", append([]string{"analyze", "--quiet", "--parse-limit", "600000", "--out", out}, inputs...)...)
+	if code != 0 {
+		t.Fatalf("other option: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "4 inputs in "+out+" had been analysed with other options (robotstat.parse_limit \"512000\", now \"600000\")") {
+		t.Errorf("no word of the replaced inputs:\n%s", stderr)
+	}
+	if got := sortedCaptures(t, out); len(got) != len(caps) {
+		t.Errorf("after a rerun with another option %d captures, want %d", len(got), len(caps))
+	}
+	if n := len(parquetFiles(t, filepath.Join(out, "captures"))); n != 4 {
+		t.Errorf("%d captures files, want one per input", n)
+	}
+	if n := len(unitRecords(t, out)); n != 4 {
+		t.Errorf("%d records, want one per input", n)
+	}
+
+	// dir/./x and dir/x are the same input.
+	variant := filepath.Dir(inputs[0]) + string(filepath.Separator) + "." + string(filepath.Separator) + filepath.Base(inputs[0])
+	stdout, stderr, code = run(t, "", "analyze", "--quiet", "--json", "--parse-limit", "600000", "--out", out, variant)
+	if code != 0 || !strings.Contains(stdout, `"inputs_skipped": 1`) {
+		t.Errorf("%s is not taken for %s: exit %d\n%s\n%s", variant, inputs[0], code, stdout, stderr)
+	}
+
+	// --redo reads every input again.
+	stdout, stderr, code = run(t, "", append([]string{"analyze", "--quiet", "--json", "--redo", "--parse-limit", "600000", "--out", out}, inputs...)...)
+	if code != 0 || !strings.Contains(stdout, `"inputs_committed": 4`) {
+		t.Errorf("--redo: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if got := sortedCaptures(t, out); !reflect.DeepEqual(got, sortedCaptures(t, out)) || len(got) != len(caps) {
+		t.Errorf("after --redo %d captures, want %d", len(got), len(caps))
+	}
+}
+
+// TestAnalyzeKeepGoing: an input the server keeps refusing (403 after
+// every retry) fails alone: the others are committed, the run says which
+// input failed and why, exits 5, and its record says failed; once the
+// server answers, a rerun reads only that input.
+func TestAnalyzeKeepGoing(t *testing.T) {
+	files := genCorpus(t, 300, 100)
+	ref := filepath.Join(t.TempDir(), "ref")
+	if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", ref}, files...)...); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, stderr)
+	}
+	perFile := map[string]int{}
+	all := sortedCaptures(t, ref)
+	for _, c := range all {
+		perFile[c.Source]++
+	}
+	var refuse atomic.Bool
+	refuse.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := filepath.Base(r.URL.Path)
+		if name == filepath.Base(files[1]) && refuse.Load() {
+			http.Error(w, "rate limited", http.StatusForbidden)
+			return
+		}
+		http.ServeFile(w, r, filepath.Join(filepath.Dir(files[0]), name))
+	}))
+	defer srv.Close()
+	var urls []string
+	for _, f := range files {
+		urls = append(urls, srv.URL+"/crawl-data/robotstxt/"+filepath.Base(f)) // a robotstxt path, as Common Crawl names them
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	args := append([]string{"analyze", "--quiet", "--out", out}, urls...)
+	_, stderr, code := run(t, "", args...)
+	if code != ExitInputsFailed {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInputsFailed, stderr)
+	}
+	if !strings.Contains(stderr, "input failed: "+urls[1]+": ") || !strings.Contains(stderr, "403") {
+		t.Errorf("the failure is not named:\n%s", stderr)
+	}
+	recs := unitRecords(t, out)
+	states := map[string]string{}
+	for _, r := range recs {
+		states[r.Input] = r.State
+	}
+	want := map[string]string{urls[0]: schema.RecordDone, urls[1]: schema.RecordFailed, urls[2]: schema.RecordDone}
+	if !reflect.DeepEqual(states, want) {
+		t.Errorf("records %v, want %v", states, want)
+	}
+	if n, want := len(sortedCaptures(t, out)), len(all)-perFile[filepath.Base(files[1])]; n != want || perFile[filepath.Base(files[1])] == 0 {
+		t.Errorf("%d captures committed, want the %d of the two inputs read (sources %v)", n, want, perFile)
+	}
+
+	refuse.Store(false)
+	stdout, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--json", "--out", out}, urls...)...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"inputs_committed": 1`) || !strings.Contains(stdout, `"inputs_skipped": 2`) {
+		t.Errorf("the rerun did not read just the failed input:\n%s", stdout)
+	}
+	if n := len(sortedCaptures(t, out)); n != len(all) {
+		t.Errorf("%d captures after the rerun, want %d", n, len(all))
+	}
+}
+
+// TestAnalyzeKilled kills a real robotstat process with SIGKILL at random
+// moments of a run over many inputs, then reruns it to the end: the rows
+// must be exactly those of a run never interrupted (captures, every column;
+// sites), with no input twice and no file left that no record names.
+func TestAnalyzeKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and kills it")
+	}
+	inputs := genCorpus(t, 16000, 1000)
+	bin := filepath.Join(t.TempDir(), "robotstat")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	analyze := func(out string) *exec.Cmd {
+		return exec.Command(bin, append([]string{"analyze", "--quiet", "--workers", "2", "--out", out}, inputs...)...)
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	start := time.Now()
+	if out, err := analyze(whole).CombinedOutput(); err != nil {
+		t.Fatalf("whole run: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	wantCaps := sortedCaptures(t, whole)
+	wantSites := readTable[schema.SiteRow](t, whole, schema.Sites)
+	sort.Slice(wantSites, func(i, j int) bool { return wantSites[i].Host < wantSites[j].Host })
+
+	r := rand.New(rand.NewPCG(7, 9))
+	for i := range 5 {
+		out := filepath.Join(t.TempDir(), "killed")
+		// kill 1..3 times before letting it finish
+		for k := range 1 + i%3 {
+			cmd := analyze(out)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			at := time.Duration(r.Int64N(int64(took)))
+			time.Sleep(at)
+			cmd.Process.Signal(syscall.SIGKILL)
+			err := cmd.Wait()
+			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
+		}
+		if msg, err := analyze(out).CombinedOutput(); err != nil {
+			t.Fatalf("round %d: rerun: %v\n%s", i, err, msg)
+		}
+		if got := sortedCaptures(t, out); !reflect.DeepEqual(got, wantCaps) {
+			t.Fatalf("round %d: %d captures after kills and a rerun, %d in the whole run (or other rows)", i, len(got), len(wantCaps))
+		}
+		sites := readTable[schema.SiteRow](t, out, schema.Sites)
+		sort.Slice(sites, func(i, j int) bool { return sites[i].Host < sites[j].Host })
+		if !reflect.DeepEqual(sites, wantSites) {
+			t.Fatalf("round %d: sites differ from the whole run's", i)
+		}
+		// every *.parquet is named by a record
+		ix, err := schema.ReadIndex(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range parquetFiles(t, out) {
+			if !ix.Committed(filepath.Join(out, f)) {
+				t.Errorf("round %d: %s belongs to no record", i, f)
+			}
+		}
+		if n := len(unitRecords(t, out)); n != len(inputs) {
+			t.Errorf("round %d: %d records, want %d", i, n, len(inputs))
+		}
+		if entries, _ := os.ReadDir(filepath.Join(out, "_robotstat")); len(entries) != 1 {
+			t.Errorf("round %d: _robotstat holds %d entries, want inputs/ alone: %v", i, len(entries), entries)
+		}
+	}
+}
