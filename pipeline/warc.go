@@ -149,7 +149,6 @@ func (w *WARCReader) Next() bool {
 	if w.skip() != nil {
 		return false
 	}
-	w.hdr = WARCHeader{}
 	for {
 		ok, more := w.findStart()
 		if !more {
@@ -271,7 +270,13 @@ func (w *WARCReader) skipToWARC() bool {
 
 // readHeader reads a header at "WARC/". On a malformed header it reports,
 // leaves the reader after the bad part and returns false.
+//
+// The header is emptied on every attempt, not once per Next: its fields
+// alias w.sc, so a header rejected half-way (a bad Content-Length after
+// WARC-Target-URI) would otherwise leave slices that the next header read
+// into w.sc turns into fragments of itself, or out of its bounds.
 func (w *WARCReader) readHeader() bool {
+	w.hdr = WARCHeader{}
 	w.index++
 	w.seen = true
 	w.gap = true // until the header proves good, what follows is covered by its error
@@ -335,7 +340,7 @@ func isFieldLine(line []byte) bool {
 	return i > 0
 }
 
-// parseHeader fills w.hdr from w.sc.
+// parseHeader fills w.hdr (emptied by readHeader) from w.sc.
 func (w *WARCReader) parseHeader() bool {
 	h := &w.hdr
 	h.Raw = w.sc

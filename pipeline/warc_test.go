@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http/httputil"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -206,4 +207,22 @@ func FuzzDechunk(f *testing.F) {
 			t.Fatalf("net/http %q, dechunk %q ok %v truncated %v", want, got, ok, truncated)
 		}
 	})
+}
+
+// TestWARCReaderRejectedHeaderLeavesNothing: a header rejected for its
+// Content-Length after its WARC-Target-URI and WARC-Record-ID, then a good
+// header with neither. The second must not show the first's fields, which
+// aliased the scratch buffer the second was read into.
+func TestWARCReaderRejectedHeaderLeavesNothing(t *testing.T) {
+	bad := "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:a>\r\nX-Pad: " + strings.Repeat("p", 200) +
+		"\r\nWARC-Target-URI: http://a.example/robots.txt\r\nContent-Length: abc\r\n\r\nbody\r\n\r\n"
+	good := "WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nbody\r\n\r\n"
+	w := NewWARCReader(strings.NewReader(bad + good))
+	if !w.Next() {
+		t.Fatal("no record")
+	}
+	h := w.Header()
+	if h.TargetURI != nil || h.RecordID != nil || h.ContentLength != 4 || w.Index() != 1 || w.NumErrors() != 1 {
+		t.Fatalf("target %q id %q length %d index %d errors %d", h.TargetURI, h.RecordID, h.ContentLength, w.Index(), w.NumErrors())
+	}
 }
