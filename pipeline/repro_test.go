@@ -26,6 +26,9 @@ func TestRepro(t *testing.T) {
 		{"panic.warc", want{2, 1, map[Class]int64{ClassRecord: 1}, ErrContentLength}, noURL},
 		{"panic.warc.gz", want{2, 1, map[Class]int64{ClassRecord: 1}, ErrContentLength}, noURL},
 		{"stale.warc", want{2, 1, map[Class]int64{ClassRecord: 1}, ErrContentLength}, noURL},
+		// Frames compressed without the dictionary decode without it.
+		{"zstd-baddict-compressed.warc.zst", want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
+		{"zstd-baddict-magic.warc.zst", want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

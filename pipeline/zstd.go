@@ -33,47 +33,72 @@ type zstdState struct {
 // startZstd sets up the decoder, loading the dictionary that the IIPC
 // .warc.zst layout stores in a leading skippable frame (itself optionally
 // zstd-compressed; a zstd dictionary with magic 0xEC30A437, or raw content).
+//
+// It always leaves a decoder in s.zd. A dictionary that cannot be read or
+// that the decoder rejects is returned as a data error and the input is
+// read without it: frames compressed without a dictionary still decode, and
+// each frame that needed it is a broken frame of its own.
 func (s *stream) startZstd() error {
 	// Bounds against bombs: a window up to zstd --long's 128 MiB, and at
 	// most 256 MiB from a small frame decoded in one go.
 	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128 << 20), zstd.WithDecoderMaxMemory(256 << 20)}
-	head, _ := s.br.Peek(8)
-	if bytes.HasPrefix(head, zstdDictMagic) && len(head) == 8 {
-		n := binary.LittleEndian.Uint32(head[4:])
-		if n > 64<<20 {
-			return fmt.Errorf("%w: dictionary frame of %d bytes", ErrZstd, n)
-		}
-		s.br.Discard(8)
-		dict := make([]byte, n)
-		if _, err := io.ReadFull(s.br, dict); err != nil {
-			return fmt.Errorf("%w: dictionary frame: %w", ErrZstd, err)
-		}
-		if bytes.HasPrefix(dict, zstdMagic) {
-			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-			if err != nil {
-				return err
-			}
-			dict, err = d.DecodeAll(dict, nil)
-			d.Close()
-			if err != nil {
-				return fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
-			}
-		}
-		if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
-			opts = append(opts, zstd.WithDecoderDicts(dict))
-		} else {
-			opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
-		}
-	}
 	if s.zd != nil {
 		s.zd.Close()
+		s.zd = nil
+	}
+	dict, dictErr := s.readDict()
+	if dict != nil {
+		var dopt zstd.DOption
+		if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
+			dopt = zstd.WithDecoderDicts(dict)
+		} else {
+			dopt = zstd.WithDecoderDictRaw(0, dict)
+		}
+		zd, err := zstd.NewReader(nil, append(opts, dopt)...)
+		if err == nil {
+			s.zd = zd
+			return nil
+		}
+		dictErr = fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
 	}
 	zd, err := zstd.NewReader(nil, opts...)
 	if err != nil {
+		// Only options make NewReader fail, and these are constant; still,
+		// nextFrame ends the input rather than use a nil decoder.
 		return fmt.Errorf("%w: %w", ErrZstd, err)
 	}
 	s.zd = zd
-	return nil
+	return dictErr
+}
+
+// readDict reads the dictionary frame at the start of the input, if there
+// is one: nil, nil when there is none.
+func (s *stream) readDict() ([]byte, error) {
+	head, _ := s.br.Peek(8)
+	if !bytes.HasPrefix(head, zstdDictMagic) || len(head) < 8 {
+		return nil, nil
+	}
+	n := binary.LittleEndian.Uint32(head[4:])
+	if n > 64<<20 {
+		return nil, fmt.Errorf("%w: dictionary frame of %d bytes", ErrZstd, n)
+	}
+	s.br.Discard(8)
+	dict := make([]byte, n)
+	if _, err := io.ReadFull(s.br, dict); err != nil {
+		return nil, fmt.Errorf("%w: dictionary frame: %w", ErrZstd, err)
+	}
+	if bytes.HasPrefix(dict, zstdMagic) {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(64<<20))
+		if err != nil {
+			return nil, fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
+		}
+		dict, err = d.DecodeAll(dict, nil)
+		d.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
+		}
+	}
+	return dict, nil
 }
 
 func (s *stream) readZstd(p []byte) (int, error) {
@@ -102,7 +127,7 @@ func (s *stream) readZstd(p []byte) (int, error) {
 			}
 			return n, nil
 		}
-		if s.done {
+		if s.done || s.zd == nil {
 			return 0, io.EOF
 		}
 		if err := s.nextFrame(); err != nil {
