@@ -47,6 +47,10 @@ func TestBadInputs(t *testing.T) {
 		return cat(zstdBytes(good("a.example")), f, zstdBytes(good("c.example")))
 	}
 
+	// A gzip magic in garbage with FEXTRA set and an extra field of 41933
+	// bytes, longer than what follows.
+	fakeMagic := []byte{0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0xcd, 0xa3}
+
 	type want struct {
 		records, captures int64
 		errs              map[Class]int64
@@ -93,6 +97,14 @@ func TestBadInputs(t *testing.T) {
 			want{0, 0, map[Class]int64{ClassContainer: 1}, ErrNotWARC}, nil},
 		{"garbage_between_members", "x.warc.gz", cat(gzipMember(good("a.example")), []byte("junk\x1f\x8b not gzip \x00\x00"), gzipMember(good("b.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGarbage}, nil},
+		{"member_cut_in_header", "x.warc.gz", cat(gzipMember(good("a.example")), gzipMember(good("b.example"))[:5], gzipMember(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "c.example")},
+		{"false_magic_fextra_past_eof", "x.warc.gz", cat(gzipMember(good("a.example")), fakeMagic, gzipMember(good("b.example")), gzipMember(good("c.example"))),
+			want{3, 3, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "b.example", "c.example")},
+		{"zstd_frame_cut_mid_file", "x.warc.zst", cat(zstdBytes(good("a.example")), zc[:len(zc)/2], zstdBytes(good("b.example")), zstdBytes(good("d.example"))),
+			want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example", "d.example")},
+		{"zstd_false_skippable_frame", "x.warc.zst", cat(zstdBytes(good("a.example")), []byte{0x50, 0x2a, 0x4d, 0x18, 0xff, 0xff, 0xff, 0x00}, zstdBytes(good("b.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example")},
 		{"corrupt_member_resync", "x.warc.gz", cat(gzipMember(good("a.example")), corrupt, gzipMember(good("c.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, func(t *testing.T, caps []got) {
 				if caps[0].URL != "https://a.example/robots.txt" || caps[1].URL != "https://c.example/robots.txt" {
@@ -214,6 +226,23 @@ func TestBadInputs(t *testing.T) {
 				tc.check(t, caps)
 			}
 		})
+	}
+}
+
+// urlsAre says which hosts' captures survive, in order.
+func urlsAre(hosts ...string) func(t *testing.T, caps []got) {
+	return func(t *testing.T, caps []got) {
+		t.Helper()
+		var got, want []string
+		for _, c := range caps {
+			got = append(got, c.URL)
+		}
+		for _, h := range hosts {
+			want = append(want, "https://"+h+"/robots.txt")
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("captures %v, want %v", got, want)
+		}
 	}
 }
 

@@ -57,11 +57,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // stream is the decompressed byte stream of one input. It reads gzip member
 // by member so that every record is located at its member's offset and a
-// broken member costs only itself: on a data error it reports, skips to the
+// broken member costs only itself: on a data error it reports, goes back to
+// the byte after the broken member's first byte (see window), skips to the
 // next gzip magic and returns errBreak once. It is not safe for concurrent
 // use; reset it to reuse its buffers for the next input.
 type stream struct {
 	src  countingReader
+	win  window        // between src and br: remembers what was read, for rescanning a broken member
 	br   *bufio.Reader // compressed side; a *bufio.Reader lets flate use its fast path and stop exactly at a member's end
 	kind containerKind
 	gz   gzip.Reader
@@ -88,10 +90,11 @@ const compressedBufSize = 32 << 10
 
 func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 	s.src = countingReader{r: r, total: total}
+	s.win.reset(&s.src)
 	if s.br == nil {
-		s.br = bufio.NewReaderSize(&s.src, compressedBufSize)
+		s.br = bufio.NewReaderSize(&s.win, compressedBufSize)
 	} else {
-		s.br.Reset(&s.src)
+		s.br.Reset(&s.win)
 	}
 	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
 	s.marks = s.marks[:0]
@@ -105,6 +108,7 @@ func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 		return s.startZstd()
 	default:
 		s.kind = containerPlain
+		s.win.keep = false // nothing to rescan: pass reads through
 	}
 	return nil
 }
@@ -137,7 +141,27 @@ func (s *stream) offsetAt(pos int64) int64 {
 }
 
 // compressedPos is the stored offset of the next unread compressed byte.
-func (s *stream) compressedPos() int64 { return s.src.n - int64(s.br.Buffered()) }
+func (s *stream) compressedPos() int64 { return s.win.pos() - int64(s.br.Buffered()) }
+
+// restart goes back to the byte after off, the first byte of a member or
+// frame found broken, so that the members it swallowed are found again;
+// when the window no longer holds that byte, reading goes on from where
+// the decoder stopped.
+func (s *stream) restart(off int64) {
+	if s.win.rewind(off + 1) {
+		s.br.Reset(&s.win)
+		s.done = false
+	}
+}
+
+// magicAfter reports a magic number among the bytes read after stored
+// offset off (all of them still in the window): then a member that the
+// input ended inside of had swallowed the start of another, and was not
+// merely the last one, cut.
+func (s *stream) magicAfter(off int64, magic []byte) bool {
+	b := s.win.since(off + 1)
+	return b != nil && bytes.Contains(b, magic)
+}
 
 func (s *stream) Read(p []byte) (int, error) {
 	if s.ctx != nil {
@@ -168,16 +192,27 @@ func (s *stream) Read(p []byte) (int, error) {
 		s.dpos += int64(n)
 		switch {
 		case err == nil:
+			s.gap = false
 			return n, nil
 		case err == io.EOF:
-			s.inMember = false
+			s.inMember, s.gap = false, false
 			if n > 0 {
 				return n, nil
 			}
 		default:
 			s.inMember = false
+			if env := s.win.failed(); env != nil {
+				s.done = true
+				return n, env
+			}
 			if err == io.ErrUnexpectedEOF {
-				err = ErrTruncIn
+				if s.magicAfter(s.coff, gzipMagic) {
+					// Cut mid-file: what it decoded after the cut came
+					// from the members after it.
+					err = fmt.Errorf("cut short: %w", err)
+				} else {
+					err = ErrTruncIn
+				}
 			}
 			return s.broken(n, fmt.Errorf("%w: %w", ErrGzip, err))
 		}
@@ -186,9 +221,16 @@ func (s *stream) Read(p []byte) (int, error) {
 
 // broken reports a broken gzip member or zstd frame and ends the contiguous
 // data there: errBreak now, or after the n bytes decoded before the damage.
+// Unless the input ended inside it, reading goes back to the byte after
+// the member's start to find the members it swallowed.
 func (s *stream) broken(n int, err error) (int, error) {
-	s.report(s.coff, err, nil)
+	if !s.gap {
+		s.report(s.coff, err, nil)
+	}
 	s.gap = true
+	if !errors.Is(err, ErrTruncIn) {
+		s.restart(s.coff)
+	}
 	if n > 0 {
 		s.pending = errBreak
 		return n, nil
@@ -227,19 +269,25 @@ func (s *stream) nextMember() error {
 			continue
 		}
 		if err := s.gz.Reset(s.br); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				s.report(off, fmt.Errorf("%w: %w", ErrGzip, ErrTruncIn), nil)
+			if env := s.win.failed(); env != nil {
 				s.done = true
-				return io.EOF
+				return env
 			}
 			if !gap {
 				gap = true
-				s.report(off, fmt.Errorf("%w: %w", ErrGzip, err), nil)
+				if err == io.EOF || err == io.ErrUnexpectedEOF {
+					err = ErrTruncIn
+				}
+				s.report(off, fmt.Errorf("%w: header: %w", ErrGzip, err), nil)
 			}
+			// The header took in bytes after it that may be the next
+			// member (a member cut in its header, a false magic whose
+			// FEXTRA length runs on): look again from the byte after.
+			s.restart(off)
 			continue
 		}
 		s.gz.Multistream(false)
-		s.gap = false
+		s.gap = gap // a member after a gap is part of it until it decodes
 		s.coff = off
 		s.inMember = true
 		s.marks = append(s.marks, memberMark{s.dpos, off})

@@ -28,6 +28,7 @@ type zstdState struct {
 	rd     bytes.Reader // over frame
 	active bool         // s.zd is decoding a frame (or the rest, streaming)
 	stream bool         // fell back to streaming for the rest of the input
+	cut    bool         // the input ends inside the frame being decoded
 }
 
 // startZstd sets up the decoder, loading the dictionary that the IIPC
@@ -109,7 +110,7 @@ func (s *stream) readZstd(p []byte) (int, error) {
 			s.dpos += int64(n)
 			switch {
 			case err == io.EOF:
-				z.active = false
+				z.active, s.gap = false, false
 				if n > 0 {
 					return n, nil
 				}
@@ -120,11 +121,20 @@ func (s *stream) readZstd(p []byte) (int, error) {
 				continue
 			case err != nil:
 				// A streamed frame has taken an unknown part of the input
-				// into the decoder: resync from wherever the reader is, as
-				// after any broken frame (what the decoder held is lost).
+				// into the decoder: resync from the byte after its start if
+				// the window still holds it, else from wherever the reader
+				// is (what the decoder held is lost).
 				z.active, z.stream = false, false
+				if env := s.win.failed(); env != nil {
+					s.done = true
+					return n, env
+				}
+				if z.cut {
+					err = fmt.Errorf("%w: %w", ErrTruncIn, err)
+				}
 				return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 			}
+			s.gap = false
 			return n, nil
 		}
 		if s.done || s.zd == nil {
@@ -164,9 +174,15 @@ func (s *stream) nextFrame() error {
 						continue
 					}
 				}
-				s.report(off, fmt.Errorf("%w: skippable frame: %w", ErrZstd, ErrTruncIn), nil)
-				s.done = true
-				return io.EOF
+				// A skippable frame longer than the rest of the input: a
+				// false magic in garbage, or a cut. Look again from the
+				// byte after it.
+				if !gap {
+					gap = true
+					s.report(off, fmt.Errorf("%w: skippable frame: %w", ErrZstd, ErrTruncIn), nil)
+				}
+				s.restart(off)
+				continue
 			}
 		}
 		if !bytes.Equal(head, zstdMagic) {
@@ -183,15 +199,24 @@ func (s *stream) nextFrame() error {
 		s.coff = off
 		s.marks = append(s.marks, memberMark{s.dpos, off})
 		st := s.readFrame()
+		if st == frameCut && s.magicAfter(off, zstdMagic) {
+			// The input does not end inside this frame: it was cut
+			// mid-file and its block headers walked the frames after it.
+			st = frameCorrupt
+		}
 		if st == frameCorrupt {
-			s.report(off, fmt.Errorf("%w: malformed frame", ErrZstd), nil)
-			gap = true
-			if err := s.skipTo(zstdMagic); err != nil {
-				return err
+			if env := s.win.failed(); env != nil {
+				s.done = true
+				return env
 			}
+			if !gap {
+				s.report(off, fmt.Errorf("%w: malformed frame", ErrZstd), nil)
+			}
+			gap = true
+			s.restart(off)
 			continue
 		}
-		s.gap = false
+		s.gap = gap // a frame after a gap is part of it until it decodes
 		z.active = true
 		z.rd.Reset(z.frame)
 		switch st {
@@ -204,7 +229,7 @@ func (s *stream) nextFrame() error {
 		default:
 			// The input ends inside the frame: decode what there is,
 			// which reports the error after the last good block.
-			s.done = true
+			s.done, z.cut = true, true
 			err = s.zd.Reset(&z.rd)
 		}
 		if err == nil && gap {
