@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -48,8 +49,18 @@ func TestBadInputs(t *testing.T) {
 	}
 
 	// A gzip magic in garbage with FEXTRA set and an extra field of 41933
-	// bytes, longer than what follows.
+	// bytes: longer than what follows in one case, covering 200 real
+	// members in the other.
 	fakeMagic := []byte{0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0xcd, 0xa3}
+	var many [][]byte
+	for i := range 200 {
+		many = append(many, good("m"+strconv.Itoa(i)+".example"))
+	}
+	manyMembers := gzipMembers(many...)
+	badSum := zstdBytes(good("b.example"))
+	badSum[len(badSum)-1] ^= 1 // the frame's XXH64 checksum
+	overHeld := gzipMember(robotsResp("big.example", strings.Repeat("Disallow: /x\n", maxHeld/10)))
+	overHeld[len(overHeld)-8] ^= 1 // the CRC
 
 	type want struct {
 		records, captures int64
@@ -103,6 +114,8 @@ func TestBadInputs(t *testing.T) {
 			want{3, 3, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "b.example", "c.example")},
 		{"zstd_frame_cut_mid_file", "x.warc.zst", cat(zstdBytes(good("a.example")), zc[:len(zc)/2], zstdBytes(good("b.example")), zstdBytes(good("d.example"))),
 			want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example", "d.example")},
+		{"zstd_checksum_mismatch_frame_dropped", "x.warc.zst", cat(zstdBytes(good("a.example")), badSum, zstdBytes(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "c.example")},
 		{"zstd_false_skippable_frame", "x.warc.zst", cat(zstdBytes(good("a.example")), []byte{0x50, 0x2a, 0x4d, 0x18, 0xff, 0xff, 0xff, 0x00}, zstdBytes(good("b.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example")},
 		{"corrupt_member_resync", "x.warc.gz", cat(gzipMember(good("a.example")), corrupt, gzipMember(good("c.example"))),
@@ -117,6 +130,21 @@ func TestBadInputs(t *testing.T) {
 					t.Errorf("truncated %v body %d bytes", c.BodyTruncated, len(c.Body))
 				}
 			}},
+		{"member_cut_mid_file", "x.warc.gz", cat(gzipMember(good("a.example")), bigMember[:len(bigMember)/2], gzipMember(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "c.example")},
+		{"false_magic_fextra_swallows_members", "x.warc.gz", cat(gzipMember(good("a.example")), fakeMagic, manyMembers),
+			want{201, 201, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
+		// One byte of a stored (uncompressed) deflate block changed: the
+		// deflate data stays valid and only the CRC tells. Nothing of the
+		// member is delivered, per record or for a whole-file stream.
+		{"crc_mismatch_member_dropped", "x.warc.gz", cat(gzipMember(good("a.example")), flipHost(gzipStored(good("b.example"))), gzipMember(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, gzip.ErrChecksum}, urlsAre("a.example", "c.example")},
+		{"crc_mismatch_whole_stream_invents_nothing", "x.warc.gz", flipHost(gzipStored(cat(good("a.example"), good("b.example"), good("c.example")))),
+			want{0, 0, map[Class]int64{ClassContainer: 1}, gzip.ErrChecksum}, nil},
+		// Past maxHeld a member is delivered as it inflates: a CRC failure
+		// at its end is counted, what it delivered stays delivered.
+		{"crc_mismatch_past_max_held_is_counted", "x.warc.gz", cat(gzipMember(good("a.example")), overHeld, gzipMember(good("c.example"))),
+			want{3, 3, map[Class]int64{ClassContainer: 1}, gzip.ErrChecksum}, nil},
 		{"chunked_raw", "x.warc", robotsResp("a.example", string(chunked(body, 10)), "Transfer-Encoding: chunked"),
 			want{1, 1, nil, nil}, bodyIs(robotsBody, false)},
 		{"chunked_renamed_by_cc", "x.warc", robotsResp("a.example", robotsBody, "X-Crawler-Transfer-Encoding: chunked", "Content-Length: 70"),
@@ -227,6 +255,25 @@ func TestBadInputs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gzipStored is one gzip member of stored deflate blocks: a changed byte
+// of p keeps the deflate data valid.
+func gzipStored(p []byte) []byte {
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
+	w.Write(p)
+	w.Close()
+	return b.Bytes()
+}
+
+// flipHost changes the first ".example" of a stored member to ".exampme":
+// an invented host if the member were believed.
+func flipHost(member []byte) []byte {
+	m := bytes.Clone(member)
+	i := bytes.Index(m, []byte(".example"))
+	m[i+6] = 'm'
+	return m
 }
 
 // urlsAre says which hosts' captures survive, in order.

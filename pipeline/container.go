@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/gzip"
@@ -77,6 +78,16 @@ type stream struct {
 	done     bool
 	gap      bool // skipping after a reported error: do not report again
 
+	// A member (or frame) is decoded whole into held and delivered from
+	// there only once it has ended well, its checksum verified: a member
+	// that fails its CRC delivers nothing rather than its corrupt bytes. A
+	// member that inflates past maxHeld is delivered as it is decoded from
+	// then on (direct), and a failure after that is counted but cannot take
+	// back what was delivered.
+	held   []byte
+	heldAt int // held[heldAt:] is still to deliver
+	direct bool
+
 	zst zstdState
 
 	report func(off int64, err error, ex []byte) // reports a container error; set by the owner
@@ -98,6 +109,7 @@ func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 	}
 	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
 	s.marks = s.marks[:0]
+	s.held, s.heldAt, s.direct = s.held[:0], 0, false
 	head, _ := s.br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic[:2]):
@@ -169,69 +181,125 @@ func (s *stream) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	if s.pending != nil {
-		err := s.pending
-		s.pending = nil
-		return 0, err
+	for {
+		if s.heldAt < len(s.held) {
+			n := copy(p, s.held[s.heldAt:])
+			s.heldAt += n
+			s.dpos += int64(n)
+			return n, nil
+		}
+		if s.pending != nil {
+			err := s.pending
+			s.pending = nil
+			return 0, err
+		}
+		var n int
+		var err error
+		switch s.kind {
+		case containerPlain:
+			n, err = s.br.Read(p)
+			s.dpos += int64(n)
+			return n, err
+		case containerZstd:
+			n, err = s.readZstd(p)
+		default:
+			n, err = s.readGzip(p)
+		}
+		if n > 0 || err != nil {
+			return n, err
+		}
+		// (0, nil): held was refilled, or a member was empty.
 	}
-	switch s.kind {
-	case containerPlain:
-		n, err := s.br.Read(p)
-		s.dpos += int64(n)
-		return n, err
-	case containerZstd:
-		return s.readZstd(p)
+}
+
+// Bounds of held.
+const (
+	maxHeld = 4 << 20  // decompressed bytes of one member or frame held until it is verified
+	minHeld = 64 << 10 // first allocation, and the least room a read into held gets
+)
+
+// hold decodes from dec into s.held until the member ends (io.EOF: it
+// decoded and its checksum matched), fails (the error), or s.held reaches
+// maxHeld (nil: deliver held, then the rest as it is decoded).
+func (s *stream) hold(dec io.Reader) error {
+	s.held, s.heldAt = s.held[:0], 0
+	for len(s.held) < maxHeld {
+		if cap(s.held)-len(s.held) < minHeld/2 && cap(s.held) < maxHeld {
+			s.held = slices.Grow(s.held, min(max(2*cap(s.held), minHeld), maxHeld)-len(s.held))
+		}
+		n, err := dec.Read(s.held[len(s.held):cap(s.held)])
+		s.held = s.held[:len(s.held)+n]
+		if err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// readGzip decodes the next gzip member into held, or in direct mode the
+// next bytes of the current one into p.
+func (s *stream) readGzip(p []byte) (int, error) {
 	for {
 		if !s.inMember {
 			if err := s.nextMember(); err != nil {
 				return 0, err
 			}
 		}
-		n, err := s.gz.Read(p)
-		s.dpos += int64(n)
-		switch {
-		case err == nil:
-			s.gap = false
-			return n, nil
-		case err == io.EOF:
-			s.inMember, s.gap = false, false
-			if n > 0 {
+		var n int
+		var err error
+		if s.direct {
+			n, err = s.gz.Read(p)
+			s.dpos += int64(n)
+			if err == nil {
 				return n, nil
 			}
-		default:
-			s.inMember = false
-			if env := s.win.failed(); env != nil {
-				s.done = true
-				return n, env
-			}
-			if err == io.ErrUnexpectedEOF {
-				if s.magicAfter(s.coff, gzipMagic) {
-					// Cut mid-file: what it decoded after the cut came
-					// from the members after it.
-					err = fmt.Errorf("cut short: %w", err)
-				} else {
-					err = ErrTruncIn
-				}
-			}
-			return s.broken(n, fmt.Errorf("%w: %w", ErrGzip, err))
+		} else if err = s.hold(&s.gz); err == nil {
+			s.direct, s.gap = true, false
+			return 0, nil
 		}
+		s.inMember, s.direct = false, false
+		if err == io.EOF {
+			s.gap = false
+			if n > 0 || len(s.held) > 0 {
+				return n, nil
+			}
+			continue // an empty member
+		}
+		if env := s.win.failed(); env != nil {
+			s.done = true
+			s.held = s.held[:0]
+			return n, env
+		}
+		if err == io.ErrUnexpectedEOF {
+			if s.magicAfter(s.coff, gzipMagic) {
+				// Cut mid-file: what it decoded after the cut came from
+				// the members after it.
+				err = fmt.Errorf("cut short: %w", err)
+			} else {
+				err = ErrTruncIn
+			}
+		}
+		return s.broken(n, fmt.Errorf("%w: %w", ErrGzip, err))
 	}
 }
 
 // broken reports a broken gzip member or zstd frame and ends the contiguous
 // data there: errBreak now, or after the n bytes decoded before the damage.
-// Unless the input ended inside it, reading goes back to the byte after
-// the member's start to find the members it swallowed.
+// A member the input ends inside is delivered as far as it decoded (the
+// bytes before a cut are what was stored); any other broken member
+// delivers nothing more (held is dropped: unverified, perhaps invented),
+// and reading goes back to the byte after its start to find the members it
+// swallowed.
 func (s *stream) broken(n int, err error) (int, error) {
 	if !s.gap {
 		s.report(s.coff, err, nil)
 	}
 	s.gap = true
 	if !errors.Is(err, ErrTruncIn) {
+		s.held, s.heldAt = s.held[:0], 0
 		s.restart(s.coff)
 	}
-	if n > 0 {
+	if n > 0 || s.heldAt < len(s.held) {
 		s.pending = errBreak
 		return n, nil
 	}

@@ -28,6 +28,8 @@ func TestRepro(t *testing.T) {
 		{"stale.warc", want{2, 1, map[Class]int64{ClassRecord: 1}, ErrContentLength}, noURL},
 		{"g01_trunc_member_mid_header.warc.gz", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
 		{"g06_garbage_with_fake_magic.warc.gz", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
+		// The member that fails its CRC is not a capture.
+		{"g14_crc_mismatch_member_corrupt_content.warc.gz", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
 		{"z03_trunc_frame_middle.warc.zst", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
 		// Frames compressed without the dictionary decode without it.
 		{"zstd-baddict-compressed.warc.zst", want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},

@@ -102,47 +102,53 @@ func (s *stream) readDict() ([]byte, error) {
 	return dict, nil
 }
 
+// readZstd decodes the next frame into held, or in direct mode (a frame
+// past maxHeld, or the rest of the input streamed) the next bytes into p.
 func (s *stream) readZstd(p []byte) (int, error) {
 	z := &s.zst
 	for {
-		if z.active {
-			n, err := s.zd.Read(p)
-			s.dpos += int64(n)
-			switch {
-			case err == io.EOF:
-				z.active, s.gap = false, false
-				if n > 0 {
-					return n, nil
-				}
-				if z.stream {
-					s.done = true
-					return 0, io.EOF
-				}
-				continue
-			case err != nil:
-				// A streamed frame has taken an unknown part of the input
-				// into the decoder: resync from the byte after its start if
-				// the window still holds it, else from wherever the reader
-				// is (what the decoder held is lost).
-				z.active, z.stream = false, false
-				if env := s.win.failed(); env != nil {
-					s.done = true
-					return n, env
-				}
-				if z.cut {
-					err = fmt.Errorf("%w: %w", ErrTruncIn, err)
-				}
-				return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
+		if !z.active {
+			if s.done || s.zd == nil {
+				return 0, io.EOF
 			}
+			if err := s.nextFrame(); err != nil {
+				return 0, err
+			}
+		}
+		var n int
+		var err error
+		if s.direct {
+			n, err = s.zd.Read(p)
+			s.dpos += int64(n)
+			if err == nil {
+				return n, nil
+			}
+		} else if err = s.hold(s.zd); err == nil {
+			s.direct, s.gap = true, false
+			return 0, nil
+		}
+		z.active, s.direct = false, false
+		if err == io.EOF {
 			s.gap = false
-			return n, nil
+			if z.stream {
+				z.stream, s.done = false, true
+			}
+			return n, nil // held, or (0, nil) for an empty frame
 		}
-		if s.done || s.zd == nil {
-			return 0, io.EOF
+		// A streamed frame has taken an unknown part of the input into
+		// the decoder: resync from the byte after its start if the window
+		// still holds it, else from wherever the reader is (what the
+		// decoder held is lost).
+		z.stream = false
+		if env := s.win.failed(); env != nil {
+			s.done = true
+			s.held = s.held[:0]
+			return n, env
 		}
-		if err := s.nextFrame(); err != nil {
-			return 0, err
+		if z.cut {
+			err = fmt.Errorf("%w: %w", ErrTruncIn, err)
 		}
+		return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 	}
 }
 
@@ -217,7 +223,7 @@ func (s *stream) nextFrame() error {
 			continue
 		}
 		s.gap = gap // a frame after a gap is part of it until it decodes
-		z.active = true
+		z.active, z.cut = true, false
 		z.rd.Reset(z.frame)
 		switch st {
 		case frameWhole:
@@ -232,10 +238,24 @@ func (s *stream) nextFrame() error {
 			s.done, z.cut = true, true
 			err = s.zd.Reset(&z.rd)
 		}
-		if err == nil && gap {
-			err = errBreak
+		if err != nil {
+			// The decoder rejected the frame before its first block.
+			z.active, z.stream = false, false
+			if env := s.win.failed(); env != nil {
+				s.done = true
+				return env
+			}
+			if !gap {
+				s.report(off, fmt.Errorf("%w: %w", ErrZstd, err), nil)
+			}
+			gap = true
+			s.restart(off)
+			continue
 		}
-		return err
+		if gap {
+			return errBreak
+		}
+		return nil
 	}
 }
 
