@@ -118,6 +118,14 @@ func TestBadInputs(t *testing.T) {
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "c.example")},
 		{"zstd_false_skippable_frame", "x.warc.zst", cat(zstdBytes(good("a.example")), []byte{0x50, 0x2a, 0x4d, 0x18, 0xff, 0xff, 0xff, 0x00}, zstdBytes(good("b.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example")},
+		// One member per record shows where a record ends: a Content-Length
+		// that runs on into the next member's record is wrong.
+		{"content_length_18_digits_per_record_member", "x.warc.gz", gzipMembers(good("a.example"), longCL("999999999999999999"), good("c.example")),
+			want{3, 2, map[Class]int64{ClassRecord: 1}, ErrContentLength}, urlsAre("a.example", "c.example")},
+		{"content_length_a_little_long_per_record_member", "x.warc.gz", gzipMembers(good("a.example"), longCL("+10"), good("c.example")),
+			want{3, 2, map[Class]int64{ClassRecord: 1}, ErrContentLength}, urlsAre("a.example", "c.example")},
+		{"record_split_across_members", "x.warc.gz", cat(gzipMember(good("a.example")[:100]), gzipMember(good("a.example")[100:]), gzipMember(good("c.example"))),
+			want{2, 2, nil, nil}, urlsAre("a.example", "c.example")},
 		{"corrupt_member_resync", "x.warc.gz", cat(gzipMember(good("a.example")), corrupt, gzipMember(good("c.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, func(t *testing.T, caps []got) {
 				if caps[0].URL != "https://a.example/robots.txt" || caps[1].URL != "https://c.example/robots.txt" {
@@ -255,6 +263,17 @@ func TestBadInputs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// longCL is a b.example record whose Content-Length is cl, or the true
+// length plus N for "+N".
+func longCL(cl string) []byte {
+	block := httpResp("HTTP/1.1 200 OK", []byte(robotsBody))
+	if n, ok := strings.CutPrefix(cl, "+"); ok {
+		k, _ := strconv.Atoi(n)
+		cl = strconv.Itoa(len(block) + k)
+	}
+	return []byte("WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://b.example/robots.txt\r\nContent-Length: " + cl + "\r\n\r\n" + string(block) + "\r\n\r\n")
 }
 
 // gzipStored is one gzip member of stored deflate blocks: a changed byte

@@ -152,6 +152,18 @@ func (s *stream) offsetAt(pos int64) int64 {
 	return s.marks[0].coff
 }
 
+// boundaryAfter returns the decompressed offset of the first member (or
+// frame) known to begin after pos, or -1: WARCReader.Boundary. Every member
+// that begins before the end of what Read delivered is in marks.
+func (s *stream) boundaryAfter(pos int64) int64 {
+	for _, m := range s.marks {
+		if m.dpos > pos {
+			return m.dpos
+		}
+	}
+	return -1
+}
+
 // compressedPos is the stored offset of the next unread compressed byte.
 func (s *stream) compressedPos() int64 { return s.win.pos() - int64(s.br.Buffered()) }
 

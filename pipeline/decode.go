@@ -98,6 +98,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	wr := d.wr
 	wr.Reset(&d.s)
 	wr.Locate = d.s.offsetAt
+	wr.Boundary = d.s.boundaryAfter
 	wr.Report = d.dataErr
 	crawl := r.cfg.Crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
@@ -125,9 +126,12 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			j.resource = bytes.Equal(h.Type, []byte("resource"))
 			j.block, j.stored, err = wr.ReadBlock(j.block[:0], r.cfg.RecordLimit)
 			j.cut = wr.Truncated()
-			if err != nil {
+			if err != nil || wr.Overrun() {
 				d.unslot()
-				return err
+				if err != nil {
+					return err
+				}
+				continue
 			}
 			if d.stop != nil {
 				return d.stop
@@ -143,6 +147,9 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			d.buf, _, err = wr.ReadBlock(d.buf[:0], warcinfoLimit)
 			if err != nil {
 				return err
+			}
+			if wr.Overrun() {
+				continue
 			}
 			if v := warcField(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
 				crawl = string(v)

@@ -30,6 +30,7 @@ func TestRepro(t *testing.T) {
 		{"g06_garbage_with_fake_magic.warc.gz", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
 		// The member that fails its CRC is not a capture.
 		{"g14_crc_mismatch_member_corrupt_content.warc.gz", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
+		{"w06_cl_huge_18digits.warc.gz", want{12, 10, map[Class]int64{ClassRecord: 1}, ErrContentLength}, nil},
 		{"z03_trunc_frame_middle.warc.zst", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
 		// Frames compressed without the dictionary decode without it.
 		{"zstd-baddict-compressed.warc.zst", want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},

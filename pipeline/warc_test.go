@@ -91,6 +91,7 @@ func TestStreamAllocs(t *testing.T) {
 	s.report = func(int64, error, []byte) { t.Error("unexpected error") }
 	w := NewWARCReader(&s)
 	w.Locate = s.offsetAt
+	w.Boundary = s.boundaryAfter
 	buf := make([]byte, 0, 4096)
 	run := func() {
 		rd.Reset(data)
