@@ -132,8 +132,12 @@ func (s *stream) close() {
 	}
 }
 
-// offsetAt returns the stored offset of the member holding decompressed byte
-// pos, forgetting older members (pos only grows).
+// offsetAt returns where the record at decompressed byte pos is located
+// (Capture.Offset): the stored offset of its member when the record begins
+// it, as with one member per record, else pos itself. A record inside a
+// member that holds others (a whole-file gzip or zstd stream) has no stored
+// offset of its own, and the member's offset would give every such record
+// the same location. It forgets older members (pos only grows).
 func (s *stream) offsetAt(pos int64) int64 {
 	switch s.kind {
 	case containerPlain:
@@ -146,10 +150,10 @@ func (s *stream) offsetAt(pos int64) int64 {
 	if i > 0 {
 		s.marks = append(s.marks[:0], s.marks[i:]...)
 	}
-	if len(s.marks) == 0 {
-		return s.coff
+	if len(s.marks) > 0 && s.marks[0].dpos == pos {
+		return s.marks[0].coff
 	}
-	return s.marks[0].coff
+	return pos
 }
 
 // boundaryAfter returns the decompressed offset of the first member (or

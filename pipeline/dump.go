@@ -16,7 +16,10 @@ import (
 
 // Dumps are the secondary sources: JSON Lines, CSV, tar archives and files
 // named by host. They share the container layer (gzip or zstd by content)
-// and turn each row or file into a direct job.
+// and turn each row or file into a direct job. Rows and entries, and their
+// errors, are located by their offset in the decompressed dump (the same
+// as in the plain file), never by the offset of a compressed member that
+// many rows share.
 
 const maxLine = 16 << 20 // a JSON line longer than this is skipped (encoding/csv sets no record limit)
 
@@ -47,7 +50,7 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 		line, err := readLine(br, &d.buf, &pos)
 		if len(bytes.TrimSpace(line)) > 0 {
 			d.r.records.Add(1)
-			if e := d.jsonRow(ctx, m, f, line, d.s.offsetAt(start), idx); e != nil {
+			if e := d.jsonRow(ctx, m, f, line, start, idx); e != nil {
 				return e
 			}
 		}
@@ -61,7 +64,7 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 			return err
 		}
 		if err == errLineTooLong {
-			if e := d.src.dataErr(d.s.offsetAt(start), idx, ClassRow, ErrRow, line); e != nil {
+			if e := d.src.dataErr(start, idx, ClassRow, ErrRow, line); e != nil {
 				return e
 			}
 		}
@@ -167,6 +170,7 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		return rec[i]
 	}
 	for idx := int64(0); ; idx++ {
+		start := cr.InputOffset()
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -174,7 +178,7 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) || err == errBreak {
-				if e := d.src.dataErr(d.s.offsetAt(cr.InputOffset()), idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
+				if e := d.src.dataErr(start, idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
 					return e
 				}
 				continue
@@ -189,7 +193,7 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		body := field(rec, bodyCol)
 		status, _ := strconv.Atoi(strings.TrimSpace(field(rec, statusCol)))
 		t, _ := parseTime([]byte(strings.TrimSpace(field(rec, timeCol))))
-		if err := d.direct(ctx, d.s.offsetAt(cr.InputOffset()), idx, url, status, t, []byte(body), int64(len(body))); err != nil {
+		if err := d.direct(ctx, start, idx, url, status, t, []byte(body), int64(len(body))); err != nil {
 			return err
 		}
 	}
@@ -209,7 +213,7 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 		}
 		if err != nil {
 			if err == errBreak || errors.Is(err, tar.ErrHeader) || err == io.ErrUnexpectedEOF {
-				return d.src.dataErr(d.s.offsetAt(d.s.dpos), idx, ClassRow, errors.Join(ErrRow, err), nil)
+				return d.src.dataErr(d.s.dpos, idx, ClassRow, errors.Join(ErrRow, err), nil)
 			}
 			return err
 		}
@@ -217,7 +221,7 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 			continue
 		}
 		d.r.records.Add(1)
-		off := d.s.offsetAt(d.s.dpos)
+		off := d.s.dpos // the end of the entry's header: unique per entry
 		if err := d.readBody(ctx, tr, off, idx, "https://"+hostFromFileName(hdr.Name)+"/robots.txt", hdr.ModTime.UTC()); err != nil {
 			return err
 		}

@@ -32,6 +32,11 @@ func TestRepro(t *testing.T) {
 		{"g14_crc_mismatch_member_corrupt_content.warc.gz", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
 		{"w06_cl_huge_18digits.warc.gz", want{12, 10, map[Class]int64{ClassRecord: 1}, ErrContentLength}, nil},
 		{"z03_trunc_frame_middle.warc.zst", want{11, 10, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
+		// One capture id per row: a row inside a compressed dump is
+		// located by its offset in the decompressed dump, as in the plain
+		// one, not by the offset of the gzip member all rows share.
+		{"mix.csv", want{10, 10, nil, nil}, nil},
+		{"mix.csv.gz", want{10, 10, nil, nil}, sameOffsets("mix.csv")},
 		// Frames compressed without the dictionary decode without it.
 		{"zstd-baddict-compressed.warc.zst", want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
 		{"zstd-baddict-magic.warc.zst", want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, nil},
@@ -66,6 +71,21 @@ func TestRepro(t *testing.T) {
 				tc.check(t, caps)
 			}
 		})
+	}
+}
+
+// sameOffsets: the captures are located as those of the plain file.
+func sameOffsets(plain string) func(t *testing.T, caps []got) {
+	return func(t *testing.T, caps []got) {
+		want, _, err := collect(t, Config{}, filepath.Join("testdata", "repro", plain))
+		if err != nil || len(want) != len(caps) {
+			t.Fatalf("%s: %v, %d captures", plain, err, len(want))
+		}
+		for i := range caps {
+			if caps[i].Offset != want[i].Offset || caps[i].URL != want[i].URL {
+				t.Errorf("row %d: %s at %d, in %s %s at %d", i, caps[i].URL, caps[i].Offset, plain, want[i].URL, want[i].Offset)
+			}
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // located at its frame's offset, a broken frame costs only itself, and
 // garbage between frames is skipped to the next frame magic. A frame larger
 // than maxZstdFrame (one zstd stream for a whole file) is decoded streaming
-// instead, and records after it are located at its offset.
+// instead, and records after it are located at their decompressed offset.
 
 const (
 	maxZstdFrame     = 16 << 20 // compressed bytes held to decode one frame
