@@ -75,6 +75,7 @@ type stream struct {
 	dpos     int64 // decompressed bytes delivered
 	marks    []memberMark
 	pending  error // errBreak to deliver before more data
+	broke    bool  // errBreak was returned and no data since
 	done     bool
 	gap      bool // skipping after a reported error: do not report again
 
@@ -107,7 +108,7 @@ func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 	} else {
 		s.br.Reset(&s.win)
 	}
-	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap = false, 0, 0, nil, false, false
+	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap, s.broke = false, 0, 0, nil, false, false, false
 	s.marks = s.marks[:0]
 	s.held, s.heldAt, s.direct = s.held[:0], 0, false
 	head, _ := s.br.Peek(4)
@@ -202,24 +203,31 @@ func (s *stream) Read(p []byte) (int, error) {
 			n := copy(p, s.held[s.heldAt:])
 			s.heldAt += n
 			s.dpos += int64(n)
+			s.broke = false
 			return n, nil
-		}
-		if s.pending != nil {
-			err := s.pending
-			s.pending = nil
-			return 0, err
 		}
 		var n int
 		var err error
-		switch s.kind {
-		case containerPlain:
+		switch {
+		case s.pending != nil:
+			err, s.pending = s.pending, nil
+		case s.kind == containerPlain:
 			n, err = s.br.Read(p)
 			s.dpos += int64(n)
 			return n, err
-		case containerZstd:
+		case s.kind == containerZstd:
 			n, err = s.readZstd(p)
 		default:
 			n, err = s.readGzip(p)
+		}
+		if n > 0 {
+			s.broke = false
+		}
+		if err == errBreak {
+			if s.broke && n == 0 {
+				continue // one break per discontinuity: a broken member, then the gap after it
+			}
+			s.broke = true
 		}
 		if n > 0 || err != nil {
 			return n, err

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -15,6 +16,8 @@ type decoder struct {
 	s   stream
 	wr  *WARCReader
 	buf []byte
+	tbr *bufio.Reader // tar's reader over s, for resynchronising
+	ts  tarSource
 	cur *job // the batch being filled
 	// stop is the first data error Config.Strict turns into a run failure
 	// that was raised inside a reader callback (the stream's or the WARC

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"archive/tar"
 	"bufio"
 	"bytes"
 	"context"
@@ -24,7 +23,7 @@ import (
 const maxLine = 16 << 20 // a JSON line longer than this is skipped (encoding/csv sets no record limit)
 
 // direct hands one capture with known fields to the workers.
-func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64) error {
+func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64, cut bool) error {
 	j, err := d.slot(ctx)
 	if err != nil {
 		return err
@@ -32,7 +31,7 @@ func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status
 	j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, d.src, d.r.cfg.Crawl, off, idx
 	j.url, j.status, j.time = url, status, t
 	j.block = append(j.block[:0], body[:min(len(body), d.r.cfg.BodyLimit)]...)
-	j.stored, j.cut = max(bodyLen, int64(len(body))), false
+	j.stored, j.cut = max(bodyLen, int64(len(body))), cut
 	return d.commit(ctx, len(j.block))
 }
 
@@ -101,7 +100,7 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 	if raw, ok := m[f.Time]; ok {
 		t, _ = parseTime(bytes.Trim(raw, `"`))
 	}
-	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)))
+	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)), false)
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -193,44 +192,16 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		body := field(rec, bodyCol)
 		status, _ := strconv.Atoi(strings.TrimSpace(field(rec, statusCol)))
 		t, _ := parseTime([]byte(strings.TrimSpace(field(rec, timeCol))))
-		if err := d.direct(ctx, start, idx, url, status, t, []byte(body), int64(len(body))); err != nil {
+		if err := d.direct(ctx, start, idx, url, status, t, []byte(body), int64(len(body)), false); err != nil {
 			return err
 		}
 	}
 }
 
-// tar reads a tar archive (plain, gzip or zstd) of files named by host.
-// A broken tar stream cannot be resynchronised: the rest is skipped.
-func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
-	if err := d.open(ctx, rc); err != nil {
-		return err
-	}
-	tr := tar.NewReader(&d.s)
-	for idx := int64(0); ; idx++ {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			if err == errBreak || errors.Is(err, tar.ErrHeader) || err == io.ErrUnexpectedEOF {
-				return d.src.dataErr(d.s.dpos, idx, ClassRow, errors.Join(ErrRow, err), nil)
-			}
-			return err
-		}
-		if hdr.Typeflag != tar.TypeReg {
-			continue
-		}
-		d.r.records.Add(1)
-		off := d.s.dpos // the end of the entry's header: unique per entry
-		if err := d.readBody(ctx, tr, off, idx, "https://"+hostFromFileName(hdr.Name)+"/robots.txt", hdr.ModTime.UTC()); err != nil {
-			return err
-		}
-	}
-}
-
-// readBody reads a file's content up to the body limit, counts the rest and
-// hands it on.
-func (d *decoder) readBody(ctx context.Context, r io.Reader, off, idx int64, url string, t time.Time) error {
+// readBody reads a file's content into d.buf up to the body limit and
+// counts the rest: it returns the bytes kept, the content's length as read
+// and the error that ended it early (nil at a clean end).
+func (d *decoder) readBody(r io.Reader) ([]byte, int64, error) {
 	limit := d.r.cfg.BodyLimit
 	if cap(d.buf) < limit {
 		d.buf = make([]byte, limit)
@@ -243,15 +214,9 @@ func (d *decoder) readBody(ctx context.Context, r io.Reader, off, idx int64, url
 		total += k
 		err = err2
 	} else if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil
+		err = nil // shorter than the limit
 	}
-	if err != nil {
-		if err == errBreak || errors.Is(err, io.ErrUnexpectedEOF) {
-			return d.src.dataErr(off, idx, ClassRow, errors.Join(ErrRow, err), nil)
-		}
-		return err
-	}
-	return d.direct(ctx, off, idx, url, 0, t, b[:n], total)
+	return b[:n], total, err
 }
 
 // hostFile reads one file named by host (example.com-robots.txt).
@@ -260,5 +225,20 @@ func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
 		return err
 	}
 	d.r.records.Add(1)
-	return d.readBody(ctx, &d.s, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", time.Time{})
+	body, total, err := d.readBody(&d.s)
+	cut := false
+	if err == errBreak {
+		// A broken member: what follows is not this file's next bytes.
+		if e := d.src.dataErr(0, 0, ClassRow, errors.Join(ErrRow, ErrTruncIn), nil); e != nil {
+			return e
+		}
+		err, cut = nil, true
+	}
+	if err == nil {
+		err = d.stop
+	}
+	if err != nil {
+		return err
+	}
+	return d.direct(ctx, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", 0, time.Time{}, body, total, cut)
 }
