@@ -18,6 +18,7 @@ type decoder struct {
 	buf []byte
 	tbr *bufio.Reader // tar's reader over s, for resynchronising
 	ts  tarSource
+	cr  csvReader
 	cur *job // the batch being filled
 	// stop is the first data error Config.Strict turns into a run failure
 	// that was raised inside a reader callback (the stream's or the WARC

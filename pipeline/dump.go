@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
@@ -20,7 +19,11 @@ import (
 // as in the plain file), never by the offset of a compressed member that
 // many rows share.
 
-const maxLine = 16 << 20 // a JSON line longer than this is skipped (encoding/csv sets no record limit)
+// maxRow bounds one dump row in memory: a JSON line, or a CSV record with
+// the line breaks inside its quoted fields. A longer one is a row error and
+// reading resumes at the next line (see csvReader for what that means
+// after a quote that is never closed).
+const maxRow = 16 << 20
 
 // direct hands one capture with known fields to the workers.
 func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64, cut bool) error {
@@ -111,7 +114,7 @@ func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 	for {
 		part, err := br.ReadSlice('\n')
 		*pos += int64(len(part))
-		if len(b)+len(part) <= maxLine {
+		if len(b)+len(part) <= maxRow {
 			b = append(b, part...)
 		} else {
 			for err == bufio.ErrBufferFull {
@@ -139,18 +142,33 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		return err
 	}
 	f := d.r.cfg.Fields
-	cr := csv.NewReader(&d.s)
-	cr.ReuseRecord, cr.FieldsPerRecord, cr.LazyQuotes = true, -1, true
-	head, err := cr.Read()
-	if err != nil {
-		if err == io.EOF {
-			return nil
+	cr := &d.cr
+	cr.reset(&d.s)
+	// read returns the next record, counting the ones it cannot read.
+	read := func(idx int64) (int64, error) {
+		for {
+			off, err := cr.read()
+			var re *csvRowError
+			if !errors.As(err, &re) {
+				if err == nil {
+					err = d.stop
+				}
+				return off, err
+			}
+			if e := d.src.dataErr(re.off, idx, ClassRow, errors.Join(ErrRow, re.err), re.ex); e != nil {
+				return off, e
+			}
 		}
-		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, err), nil)
+	}
+	if _, err := read(-1); err != nil {
+		if err == io.EOF {
+			return d.stop
+		}
+		return err
 	}
 	col := map[string]int{}
-	for i, h := range head {
-		col[strings.TrimSpace(strings.ToLower(h))] = i
+	for i := range cr.ends {
+		col[strings.TrimSpace(strings.ToLower(string(cr.fieldAt(i))))] = i
 	}
 	index := func(name string) int { // once per input; -1 when absent
 		if i, ok := col[strings.ToLower(name)]; ok {
@@ -162,37 +180,23 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 	if urlCol < 0 && hostCol < 0 {
 		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, errors.New("no "+f.URL+" or host column")), nil)
 	}
-	field := func(rec []string, i int) string { // "" when absent or short
-		if i < 0 || i >= len(rec) {
-			return ""
-		}
-		return rec[i]
-	}
 	for idx := int64(0); ; idx++ {
-		start := cr.InputOffset()
-		rec, err := cr.Read()
+		start, err := read(idx)
 		if err == io.EOF {
-			return nil
+			return d.stop
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) || err == errBreak {
-				if e := d.src.dataErr(start, idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
-					return e
-				}
-				continue
-			}
 			return err
 		}
 		d.r.records.Add(1)
-		url := field(rec, urlCol)
+		url := string(cr.fieldAt(urlCol))
 		if url == "" {
-			url = "https://" + field(rec, hostCol) + "/robots.txt"
+			url = "https://" + string(cr.fieldAt(hostCol)) + "/robots.txt"
 		}
-		body := field(rec, bodyCol)
-		status, _ := strconv.Atoi(strings.TrimSpace(field(rec, statusCol)))
-		t, _ := parseTime([]byte(strings.TrimSpace(field(rec, timeCol))))
-		if err := d.direct(ctx, start, idx, url, status, t, []byte(body), int64(len(body)), false); err != nil {
+		body := cr.fieldAt(bodyCol)
+		status, _ := strconv.Atoi(string(bytes.TrimSpace(cr.fieldAt(statusCol))))
+		t, _ := parseTime(bytes.TrimSpace(cr.fieldAt(timeCol)))
+		if err := d.direct(ctx, start, idx, url, status, t, body, int64(len(body)), false); err != nil {
 			return err
 		}
 	}
