@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	stdgzip "compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -383,4 +384,56 @@ func TestOffsetsLocateRecords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTruncatedJSONL: a .jsonl.gz cut short keeps every line decoded
+// before the cut (as many as the standard library's gzip reader decodes
+// from what is left) and counts the cut; a member cut mid-file costs only
+// itself.
+func TestTruncatedJSONL(t *testing.T) {
+	var lines [][]byte
+	for i := range 3000 {
+		lines = append(lines, []byte(`{"url":"https://h`+strconv.Itoa(i)+`.example/robots.txt","status":200,"body":"User-agent: *\nDisallow: /`+strconv.Itoa(i*7919%10007)+`\n"}`+"\n"))
+	}
+	whole := gzipMember(bytes.Join(lines, nil))
+	cut := whole[:len(whole)/2]
+	zr, err := stdgzip.NewReader(bytes.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix, _ := io.ReadAll(zr) // ends with io.ErrUnexpectedEOF
+	complete := bytes.Count(prefix, []byte("\n"))
+	var members [][]byte
+	for i := 0; i < len(lines); i += 100 {
+		members = append(members, gzipMember(bytes.Join(lines[i:i+100], nil)))
+	}
+	members[5] = members[5][:len(members[5])/2]
+
+	t.Run("whole_stream_cut", func(t *testing.T) {
+		caps, sum, err := collect(t, Config{}, writeTemp(t, "d.jsonl.gz", cut))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(caps) != complete || complete < 1000 || sum.Errors[ClassContainer] != 1 || !errors.Is(sum.Diagnostics[0], ErrTruncIn) {
+			t.Fatalf("captures %d, want the %d complete lines before the cut; errors %v", len(caps), complete, sum.Diagnostics)
+		}
+		for i, c := range caps {
+			if c.URL != "https://h"+strconv.Itoa(i)+".example/robots.txt" {
+				t.Fatalf("capture %d: %s", i, c.URL)
+			}
+		}
+	})
+	t.Run("member_cut_mid_file", func(t *testing.T) {
+		caps, sum, err := collect(t, Config{}, writeTemp(t, "d.jsonl.gz", cat(members...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(caps) != 2900 || sum.Errors[ClassContainer] != 1 || sum.ErrorCount() != 1 {
+			t.Fatalf("captures %d, want 2900; errors %v", len(caps), sum.Diagnostics)
+		}
+		if find(caps, "https://h499.example/robots.txt") == nil || find(caps, "https://h500.example/robots.txt") != nil ||
+			find(caps, "https://h599.example/robots.txt") != nil || find(caps, "https://h600.example/robots.txt") == nil {
+			t.Errorf("the cut member's lines are not the ones missing")
+		}
+	})
 }
