@@ -76,6 +76,7 @@ type stream struct {
 	marks    []memberMark
 	pending  error // errBreak to deliver before more data
 	broke    bool  // errBreak was returned and no data since
+	fail     error // the input failed (an environment error): every Read returns it
 	done     bool
 	gap      bool // skipping after a reported error: do not report again
 
@@ -108,7 +109,7 @@ func (s *stream) reset(r io.Reader, total *atomic.Int64) error {
 	} else {
 		s.br.Reset(&s.win)
 	}
-	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap, s.broke = false, 0, 0, nil, false, false, false
+	s.inMember, s.coff, s.dpos, s.pending, s.done, s.gap, s.broke, s.fail = false, 0, 0, nil, false, false, false, nil
 	s.marks = s.marks[:0]
 	s.held, s.heldAt, s.direct = s.held[:0], 0, false
 	head, _ := s.br.Peek(4)
@@ -231,6 +232,9 @@ func (s *stream) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
+	if s.fail != nil {
+		return 0, s.fail
+	}
 	for {
 		if s.heldAt < len(s.held) {
 			n := copy(p, s.held[s.heldAt:])
@@ -247,11 +251,26 @@ func (s *stream) Read(p []byte) (int, error) {
 		case s.kind == containerPlain:
 			n, err = s.br.Read(p)
 			s.dpos += int64(n)
-			return n, err
 		case s.kind == containerZstd:
 			n, err = s.readZstd(p)
 		default:
 			n, err = s.readGzip(p)
+		}
+		if err == io.EOF || (err != nil && err != errBreak) {
+			// The end, or a failure of the input: sticky. An input that
+			// failed never reads as one that ended, however the error
+			// was passed up (a bufio.Reader hands an error out once, and
+			// a caller holding bytes may not look at it).
+			if env := s.win.failed(); env != nil {
+				err = env
+			}
+			if err != io.EOF {
+				s.fail = err
+			}
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
 		}
 		if n > 0 {
 			s.broke = false
