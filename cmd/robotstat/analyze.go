@@ -71,6 +71,7 @@ type analyzeFlags struct {
 	cpuprofile, memprofile                                                  string
 	botsReplace, quiet, strict, json, google429                             bool
 	workers, parseLimit, memoryLimitMiB                                     int
+	connectTimeout, headerTimeout, idleTimeout                              time.Duration
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
@@ -89,6 +90,9 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs.StringVar(&f.manifestBase, "manifest-base", "", "prefix for relative lines of a manifest, e.g. https://data.commoncrawl.org/")
 	fs.StringVar(&f.fields, "fields", "", "dump column names as `url=U,status=S,body=B,time=T` (defaults url,status,body,time)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", pipeline.DefaultConnectTimeout, "http(s) inputs: give up a try that has no connection after `DURATION` (retried)")
+	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", pipeline.DefaultIdleTimeout, "http(s) inputs: give up a try whose body sends nothing for `DURATION` (resumed)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error and write nothing")
 	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
@@ -222,6 +226,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		Fields:       fields,
 		ManifestBase: f.manifestBase,
 		Stdin:        m.Stdin,
+
+		ConnectTimeout: f.connectTimeout,
+		HeaderTimeout:  f.headerTimeout,
+		IdleTimeout:    f.idleTimeout,
 	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
