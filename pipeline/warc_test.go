@@ -164,6 +164,7 @@ func FuzzWARCReader(f *testing.F) {
 			}
 			w := NewWARCReader(&s)
 			w.Locate = s.offsetAt
+			w.Boundary = s.boundaryAfter
 			var buf []byte
 			last := int64(-1)
 			for w.Next() {
@@ -171,6 +172,14 @@ func FuzzWARCReader(f *testing.F) {
 					t.Fatalf("index %d after %d", w.Index(), last)
 				}
 				last = w.Index()
+				h := w.Header()
+				for _, v := range [][]byte{h.Version, h.Type, h.TargetURI, h.Date, h.RecordID, h.IPAddress, h.PayloadDigest, h.Truncated, h.IdentifiedType, h.ContentType} {
+					// Every field is a slice of this header's Raw, which
+					// is what the pipeline copies (setWARC).
+					if a := cap(h.Raw) - cap(v); v != nil && (a < 0 || a+len(v) > len(h.Raw) || !bytes.Equal(h.Raw[a:a+len(v)], v)) {
+						t.Fatalf("field %q is not in the header %q", v, h.Raw)
+					}
+				}
 				cl := w.Header().ContentLength
 				var n int64
 				var err error
