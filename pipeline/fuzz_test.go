@@ -50,13 +50,18 @@ func reproFiles(f *testing.F, suffixes ...string) map[string][]byte {
 }
 
 // dictLayout is an IIPC .warc.zst: a skippable frame holding a raw
-// dictionary, then one frame per record compressed with it.
-func dictLayout() []byte {
+// dictionary, stored as is or (as the IIPC files do) zstd-compressed, then
+// one frame per record compressed with it.
+func dictLayout(compressed bool) []byte {
 	dict := []byte(strings.Repeat("WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\nUser-agent: *\nDisallow: /\n", 4))
+	stored := dict
+	if compressed {
+		stored = zstdBytes(dict)
+	}
 	hdr := make([]byte, 8)
 	binary.LittleEndian.PutUint32(hdr, 0x184D2A5D)
-	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(dict)))
-	data := append(hdr, dict...)
+	binary.LittleEndian.PutUint32(hdr[4:], uint32(len(stored)))
+	data := append(hdr, stored...)
 	for _, h := range []string{"a.example", "b.example"} {
 		data = append(data, zstdBytes(robotsResp(h, robotsBody), zstd.WithEncoderDictRaw(0, dict))...)
 	}
@@ -71,7 +76,8 @@ func containerSeeds() [][]byte {
 		cat(gzipMember(a), []byte("junk\x1f\x8b\x08\x04\x00\x00\x00\x00\x00\xff\xff\x7f"), gzipMember(b)),
 		cat(zstdBytes(a), zstdBytes(b)),
 		zstdBytes(cat(a, b)),
-		dictLayout(),
+		dictLayout(false),
+		dictLayout(true),
 		cat(a, b),
 	}
 }
