@@ -19,6 +19,12 @@ const (
 	// reader in front reads at most compressedBufSize ahead.
 	rewindSize = 512 << 10
 	windowSize = 2 * rewindSize // sliding by rewindSize copies each byte once more
+	// windowRead caps one read from the input, and firstRead the first:
+	// the container is decided on the first bytes, and a plain input, which
+	// needs no rescanning, then passes straight through, with only those
+	// copied through the window.
+	windowRead = compressedBufSize
+	firstRead  = 4 << 10
 )
 
 // window reads an input through a buffer that remembers the last
@@ -84,7 +90,11 @@ func (w *window) fill() {
 		w.base += int64(drop)
 		w.cur -= drop
 	}
-	n, err := w.r.Read(w.buf[len(w.buf):cap(w.buf)])
+	want := windowRead
+	if w.base == 0 && len(w.buf) == 0 {
+		want = firstRead
+	}
+	n, err := w.r.Read(w.buf[len(w.buf):min(cap(w.buf), len(w.buf)+want)])
 	w.buf = w.buf[:len(w.buf)+n]
 	if err != nil {
 		w.err = err
