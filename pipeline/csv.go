@@ -34,7 +34,6 @@ type csvReader struct {
 	base int64 // offset of buf[0] in the input
 	r, w int   // buf[r:w] is read and not yet consumed
 	eof  bool
-	err  error // from src, other than EOF and errBreak
 
 	// The scan for the end of the record at r, resumable after a fill.
 	scan            int

@@ -106,50 +106,48 @@ func (s *stream) readDict() ([]byte, error) {
 // past maxHeld, or the rest of the input streamed) the next bytes into p.
 func (s *stream) readZstd(p []byte) (int, error) {
 	z := &s.zst
-	for {
-		if !z.active {
-			if s.done || s.zd == nil {
-				return 0, io.EOF
-			}
-			if err := s.nextFrame(); err != nil {
-				return 0, err
-			}
+	if !z.active {
+		if s.done || s.zd == nil {
+			return 0, io.EOF
 		}
-		var n int
-		var err error
-		if s.direct {
-			n, err = s.zd.Read(p)
-			s.dpos += int64(n)
-			if err == nil {
-				return n, nil
-			}
-		} else if err = s.hold(s.zd); err == nil {
-			s.direct, s.gap = true, false
-			return 0, nil
+		if err := s.nextFrame(); err != nil {
+			return 0, err
 		}
-		z.active, s.direct = false, false
-		if err == io.EOF {
-			s.gap = false
-			if z.stream {
-				z.stream, s.done = false, true
-			}
-			return n, nil // held, or (0, nil) for an empty frame
-		}
-		// A streamed frame has taken an unknown part of the input into
-		// the decoder: resync from the byte after its start if the window
-		// still holds it, else from wherever the reader is (what the
-		// decoder held is lost).
-		z.stream = false
-		if env := s.win.failed(); env != nil {
-			s.done = true
-			s.held = s.held[:0]
-			return n, env
-		}
-		if z.cut {
-			err = fmt.Errorf("%w: %w", ErrTruncIn, err)
-		}
-		return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 	}
+	var n int
+	var err error
+	if s.direct {
+		n, err = s.zd.Read(p)
+		s.dpos += int64(n)
+		if err == nil {
+			return n, nil
+		}
+	} else if err = s.hold(s.zd); err == nil {
+		s.direct, s.gap = true, false
+		return 0, nil
+	}
+	z.active, s.direct = false, false
+	if err == io.EOF {
+		s.gap = false
+		if z.stream {
+			z.stream, s.done = false, true
+		}
+		return n, nil // held, or (0, nil) for an empty frame: Read goes on
+	}
+	// A streamed frame has taken an unknown part of the input into the
+	// decoder: resync from the byte after its start if the window still
+	// holds it, else from wherever the reader is (what the decoder held is
+	// lost).
+	z.stream = false
+	if env := s.win.failed(); env != nil {
+		s.done = true
+		s.held = s.held[:0]
+		return n, env
+	}
+	if z.cut {
+		err = fmt.Errorf("%w: %w", ErrTruncIn, err)
+	}
+	return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 }
 
 // nextFrame reads the next frame into z.frame and starts decoding it. It
