@@ -57,11 +57,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // stream is the decompressed byte stream of one input. It reads gzip member
-// by member so that every record is located at its member's offset and a
-// broken member costs only itself: on a data error it reports, goes back to
-// the byte after the broken member's first byte (see window), skips to the
-// next gzip magic and returns errBreak once. It is not safe for concurrent
-// use; reset it to reuse its buffers for the next input.
+// by member (zstd frame by frame) so that a record that begins a member is
+// located at the member's offset and a broken member costs only itself: on
+// a data error it reports, delivers nothing of the member, goes back to the
+// byte after its first byte (see window), skips to the next gzip magic and
+// returns errBreak once. An environment error is returned on every Read
+// from then on. It is not safe for concurrent use; reset it to reuse its
+// buffers for the next input.
 type stream struct {
 	src  countingReader
 	win  window        // between src and br: remembers what was read, for rescanning a broken member
