@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -46,6 +47,20 @@ func TestBadInputs(t *testing.T) {
 		f[4] |= 0x08 // frame header descriptor, reserved bit
 		return cat(zstdBytes(good("a.example")), f, zstdBytes(good("c.example")))
 	}
+
+	// A gzip magic in garbage with FEXTRA set and an extra field of 41933
+	// bytes: longer than what follows in one case, covering 200 real
+	// members in the other.
+	fakeMagic := []byte{0x1f, 0x8b, 0x08, 0x04, 0, 0, 0, 0, 0, 0xff, 0xcd, 0xa3}
+	var many [][]byte
+	for i := range 200 {
+		many = append(many, good("m"+strconv.Itoa(i)+".example"))
+	}
+	manyMembers := gzipMembers(many...)
+	badSum := zstdBytes(good("b.example"))
+	badSum[len(badSum)-1] ^= 1 // the frame's XXH64 checksum
+	overHeld := gzipMember(robotsResp("big.example", strings.Repeat("Disallow: /x\n", maxHeld/10)))
+	overHeld[len(overHeld)-8] ^= 1 // the CRC
 
 	type want struct {
 		records, captures int64
@@ -93,6 +108,24 @@ func TestBadInputs(t *testing.T) {
 			want{0, 0, map[Class]int64{ClassContainer: 1}, ErrNotWARC}, nil},
 		{"garbage_between_members", "x.warc.gz", cat(gzipMember(good("a.example")), []byte("junk\x1f\x8b not gzip \x00\x00"), gzipMember(good("b.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGarbage}, nil},
+		{"member_cut_in_header", "x.warc.gz", cat(gzipMember(good("a.example")), gzipMember(good("b.example"))[:5], gzipMember(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "c.example")},
+		{"false_magic_fextra_past_eof", "x.warc.gz", cat(gzipMember(good("a.example")), fakeMagic, gzipMember(good("b.example")), gzipMember(good("c.example"))),
+			want{3, 3, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "b.example", "c.example")},
+		{"zstd_frame_cut_mid_file", "x.warc.zst", cat(zstdBytes(good("a.example")), zc[:len(zc)/2], zstdBytes(good("b.example")), zstdBytes(good("d.example"))),
+			want{3, 3, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example", "d.example")},
+		{"zstd_checksum_mismatch_frame_dropped", "x.warc.zst", cat(zstdBytes(good("a.example")), badSum, zstdBytes(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "c.example")},
+		{"zstd_false_skippable_frame", "x.warc.zst", cat(zstdBytes(good("a.example")), []byte{0x50, 0x2a, 0x4d, 0x18, 0xff, 0xff, 0xff, 0x00}, zstdBytes(good("b.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrZstd}, urlsAre("a.example", "b.example")},
+		// One member per record shows where a record ends: a Content-Length
+		// that runs on into the next member's record is wrong.
+		{"content_length_18_digits_per_record_member", "x.warc.gz", gzipMembers(good("a.example"), longCL("999999999999999999"), good("c.example")),
+			want{3, 2, map[Class]int64{ClassRecord: 1}, ErrContentLength}, urlsAre("a.example", "c.example")},
+		{"content_length_a_little_long_per_record_member", "x.warc.gz", gzipMembers(good("a.example"), longCL("+10"), good("c.example")),
+			want{3, 2, map[Class]int64{ClassRecord: 1}, ErrContentLength}, urlsAre("a.example", "c.example")},
+		{"record_split_across_members", "x.warc.gz", cat(gzipMember(good("a.example")[:100]), gzipMember(good("a.example")[100:]), gzipMember(good("c.example"))),
+			want{2, 2, nil, nil}, urlsAre("a.example", "c.example")},
 		{"corrupt_member_resync", "x.warc.gz", cat(gzipMember(good("a.example")), corrupt, gzipMember(good("c.example"))),
 			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, func(t *testing.T, caps []got) {
 				if caps[0].URL != "https://a.example/robots.txt" || caps[1].URL != "https://c.example/robots.txt" {
@@ -105,6 +138,21 @@ func TestBadInputs(t *testing.T) {
 					t.Errorf("truncated %v body %d bytes", c.BodyTruncated, len(c.Body))
 				}
 			}},
+		{"member_cut_mid_file", "x.warc.gz", cat(gzipMember(good("a.example")), bigMember[:len(bigMember)/2], gzipMember(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, ErrGzip}, urlsAre("a.example", "c.example")},
+		{"false_magic_fextra_swallows_members", "x.warc.gz", cat(gzipMember(good("a.example")), fakeMagic, manyMembers),
+			want{201, 201, map[Class]int64{ClassContainer: 1}, ErrGzip}, nil},
+		// One byte of a stored (uncompressed) deflate block changed: the
+		// deflate data stays valid and only the CRC tells. Nothing of the
+		// member is delivered, per record or for a whole-file stream.
+		{"crc_mismatch_member_dropped", "x.warc.gz", cat(gzipMember(good("a.example")), flipHost(gzipStored(good("b.example"))), gzipMember(good("c.example"))),
+			want{2, 2, map[Class]int64{ClassContainer: 1}, gzip.ErrChecksum}, urlsAre("a.example", "c.example")},
+		{"crc_mismatch_whole_stream_invents_nothing", "x.warc.gz", flipHost(gzipStored(cat(good("a.example"), good("b.example"), good("c.example")))),
+			want{0, 0, map[Class]int64{ClassContainer: 1}, gzip.ErrChecksum}, nil},
+		// Past maxHeld a member is delivered as it inflates: a CRC failure
+		// at its end is counted, what it delivered stays delivered.
+		{"crc_mismatch_past_max_held_is_counted", "x.warc.gz", cat(gzipMember(good("a.example")), overHeld, gzipMember(good("c.example"))),
+			want{3, 3, map[Class]int64{ClassContainer: 1}, gzip.ErrChecksum}, nil},
 		{"chunked_raw", "x.warc", robotsResp("a.example", string(chunked(body, 10)), "Transfer-Encoding: chunked"),
 			want{1, 1, nil, nil}, bodyIs(robotsBody, false)},
 		{"chunked_renamed_by_cc", "x.warc", robotsResp("a.example", robotsBody, "X-Crawler-Transfer-Encoding: chunked", "Content-Length: 70"),
@@ -214,6 +262,53 @@ func TestBadInputs(t *testing.T) {
 				tc.check(t, caps)
 			}
 		})
+	}
+}
+
+// longCL is a b.example record whose Content-Length is cl, or the true
+// length plus N for "+N".
+func longCL(cl string) []byte {
+	block := httpResp("HTTP/1.1 200 OK", []byte(robotsBody))
+	if n, ok := strings.CutPrefix(cl, "+"); ok {
+		k, _ := strconv.Atoi(n)
+		cl = strconv.Itoa(len(block) + k)
+	}
+	return []byte("WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://b.example/robots.txt\r\nContent-Length: " + cl + "\r\n\r\n" + string(block) + "\r\n\r\n")
+}
+
+// gzipStored is one gzip member of stored deflate blocks: a changed byte
+// of p keeps the deflate data valid.
+func gzipStored(p []byte) []byte {
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
+	w.Write(p)
+	w.Close()
+	return b.Bytes()
+}
+
+// flipHost changes the first ".example" of a stored member to ".exampme":
+// an invented host if the member were believed.
+func flipHost(member []byte) []byte {
+	m := bytes.Clone(member)
+	i := bytes.Index(m, []byte(".example"))
+	m[i+6] = 'm'
+	return m
+}
+
+// urlsAre says which hosts' captures survive, in order.
+func urlsAre(hosts ...string) func(t *testing.T, caps []got) {
+	return func(t *testing.T, caps []got) {
+		t.Helper()
+		var got, want []string
+		for _, c := range caps {
+			got = append(got, c.URL)
+		}
+		for _, h := range hosts {
+			want = append(want, "https://"+h+"/robots.txt")
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("captures %v, want %v", got, want)
+		}
 	}
 }
 

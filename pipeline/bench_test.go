@@ -51,6 +51,7 @@ func BenchmarkWARCReader(b *testing.B) {
 			s.report = func(int64, error, []byte) {}
 			w := NewWARCReader(&s)
 			w.Locate = s.offsetAt
+			w.Boundary = s.boundaryAfter
 			buf := make([]byte, 0, 64<<10)
 			b.SetBytes(int64(len(fx.data)))
 			b.ReportAllocs()

@@ -116,12 +116,24 @@ type Config struct {
 	ManifestBase string
 
 	// HTTPClient fetches http(s) inputs. Default a client without an
-	// overall timeout (inputs are large) and http.DefaultTransport.
+	// overall timeout (inputs are large) and http.DefaultTransport. Run
+	// uses a copy whose CheckRedirect (calling this one's) stops a redirect
+	// loop at once.
 	HTTPClient *http.Client
 
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
 	// 60 s max.
 	Retry RetryPolicy
+
+	// Timeouts of each request of an http(s) input, whatever HTTPClient
+	// is: ConnectTimeout to get a connection (DNS, TCP, TLS; default
+	// 30 s), HeaderTimeout from then to the response header (default
+	// 60 s), IdleTimeout for the next bytes of the body (default 60 s).
+	// Each is a failed try, retried within Retry (a body is resumed with
+	// a Range request).
+	ConnectTimeout time.Duration
+	HeaderTimeout  time.Duration
+	IdleTimeout    time.Duration
 
 	// Stdin is read for the input "-" (a WARC, compressed or not). Nil
 	// makes "-" an error.
@@ -172,6 +184,9 @@ const (
 	DefaultBodyLimit      = parse.DefaultLimit // bodies are kept up to what is parsed
 	DefaultRecordLimit    = 2 << 20
 	DefaultMaxDiagnostics = 100
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultHeaderTimeout  = time.Minute
+	DefaultIdleTimeout    = time.Minute
 	recordLimitSlack      = 64 << 10
 )
 
@@ -220,6 +235,15 @@ func (c *Config) fill() {
 	if c.Retry.MaxDelay == 0 {
 		c.Retry.MaxDelay = time.Minute
 	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.HeaderTimeout == 0 {
+		c.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
 	if c.MaxDiagnostics == 0 {
 		c.MaxDiagnostics = DefaultMaxDiagnostics
 	}
@@ -249,6 +273,14 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"connect", c.ConnectTimeout}, {"header", c.HeaderTimeout}, {"idle", c.IdleTimeout}} {
+		if t.d < 0 {
+			bad("%s timeout %v: want a positive duration (0 for the default)", t.name, t.d)
+		}
 	}
 	return errors.Join(errs...)
 }

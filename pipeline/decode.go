@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -15,6 +16,9 @@ type decoder struct {
 	s   stream
 	wr  *WARCReader
 	buf []byte
+	tbr *bufio.Reader // tar's reader over s, for resynchronising
+	ts  tarSource
+	cr  csvReader
 	cur *job // the batch being filled
 	// stop is the first data error Config.Strict turns into a run failure
 	// that was raised inside a reader callback (the stream's or the WARC
@@ -99,6 +103,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	wr := d.wr
 	wr.Reset(&d.s)
 	wr.Locate = d.s.offsetAt
+	wr.Boundary = d.s.boundaryAfter
 	wr.Report = d.dataErr
 	crawl := r.cfg.Crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
@@ -126,9 +131,12 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			j.resource = bytes.Equal(h.Type, []byte("resource"))
 			j.block, j.stored, err = wr.ReadBlock(j.block[:0], r.cfg.RecordLimit)
 			j.cut = wr.Truncated()
-			if err != nil {
+			if err != nil || wr.Overrun() {
 				d.unslot()
-				return err
+				if err != nil {
+					return err
+				}
+				continue
 			}
 			if d.stop != nil {
 				return d.stop
@@ -177,6 +185,9 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			d.buf, _, err = wr.ReadBlock(d.buf[:0], warcinfoLimit)
 			if err != nil {
 				return err
+			}
+			if wr.Overrun() {
+				continue
 			}
 			if v := warcField(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
 				crawl = string(v)

@@ -6,10 +6,12 @@
 // statistics or Parquet: consumers receive a *Capture and do with it what
 // they will.
 //
-// Run is the entry point. Underneath it, two readers are usable on their own
-// and are fuzzed: WARCReader frames records (ISO 28500:2017, WARC 1.1
-// section 4-5; WARC/0.17, 0.18 and 1.0 read the same way) and ParseHTTPHeader
-// reads the HTTP/1.x response header inside a record (RFC 9112 sections 2-5).
+// Run is the entry point. Underneath it, two readers are usable on their own:
+// WARCReader frames records (ISO 28500:2017, WARC 1.1 section 4-5; WARC/0.17,
+// 0.18 and 1.0 read the same way) and ParseHTTPHeader reads the HTTP/1.x
+// response header inside a record (RFC 9112 sections 2-5). Both are fuzzed,
+// as are the container layer (gzip members, zstd frames), the CSV reader
+// (against encoding/csv) and Run itself.
 //
 // Deliberate deviations, all to read what archives really contain:
 //
@@ -24,7 +26,18 @@
 //     them and the bytes really are encoded: Common Crawl stores payloads
 //     decoded and renames the headers to X-Crawler-*, and other tools decode
 //     without renaming.
-//   - Retry-After is honoured up to Config.Retry.MaxDelay, not without bound.
+//   - A gzip member or zstd frame is delivered only once it has decoded and
+//     its checksum matched (up to 4 MiB decompressed), and a broken one is
+//     rescanned from its second byte for the members it swallowed (RFC 1952
+//     members are found by their magic; nothing else marks them).
+//   - Where each record is compressed in a member of its own, a record's
+//     Content-Length cannot run past its member into the next record.
+//   - CSV (RFC 4180) is read as encoding/csv reads it with LazyQuotes, but a
+//     record is held up to 16 MiB: a quote that is never closed costs its
+//     row, not the rest of the dump.
+//   - Retry-After is honoured up to Config.Retry.MaxDelay, not without bound;
+//     every request has connect, header and idle timeouts, and a redirect
+//     loop is not retried.
 //
 // Errors are data or environment. Data errors (a broken gzip member, a
 // malformed record, a bad row) are located in a *ReadError, counted by Class

@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"archive/tar"
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
@@ -16,12 +14,19 @@ import (
 
 // Dumps are the secondary sources: JSON Lines, CSV, tar archives and files
 // named by host. They share the container layer (gzip or zstd by content)
-// and turn each row or file into a direct job.
+// and turn each row or file into a direct job. Rows and entries, and their
+// errors, are located by their offset in the decompressed dump (the same
+// as in the plain file), never by the offset of a compressed member that
+// many rows share.
 
-const maxLine = 16 << 20 // a JSON line longer than this is skipped (encoding/csv sets no record limit)
+// maxRow bounds one dump row in memory: a JSON line, or a CSV record with
+// the line breaks inside its quoted fields. A longer one is a row error and
+// reading resumes at the next line (see csvReader for what that means
+// after a quote that is never closed).
+const maxRow = 16 << 20
 
 // direct hands one capture with known fields to the workers.
-func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64) error {
+func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status int, t time.Time, body []byte, bodyLen int64, cut bool) error {
 	j, err := d.slot(ctx)
 	if err != nil {
 		return err
@@ -29,7 +34,7 @@ func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status
 	j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, d.src, d.r.cfg.Crawl, off, idx
 	j.url, j.status, j.time = url, status, t
 	j.block = append(j.block[:0], body[:min(len(body), d.r.cfg.BodyLimit)]...)
-	j.stored, j.cut = max(bodyLen, int64(len(body))), false
+	j.stored, j.cut = max(bodyLen, int64(len(body))), cut
 	return d.commit(ctx, len(j.block))
 }
 
@@ -47,7 +52,7 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 		line, err := readLine(br, &d.buf, &pos)
 		if len(bytes.TrimSpace(line)) > 0 {
 			d.r.records.Add(1)
-			if e := d.jsonRow(ctx, m, f, line, d.s.offsetAt(start), idx); e != nil {
+			if e := d.jsonRow(ctx, m, f, line, start, idx); e != nil {
 				return e
 			}
 		}
@@ -61,7 +66,7 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 			return err
 		}
 		if err == errLineTooLong {
-			if e := d.src.dataErr(d.s.offsetAt(start), idx, ClassRow, ErrRow, line); e != nil {
+			if e := d.src.dataErr(start, idx, ClassRow, ErrRow, line); e != nil {
 				return e
 			}
 		}
@@ -98,7 +103,7 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 	if raw, ok := m[f.Time]; ok {
 		t, _ = parseTime(bytes.Trim(raw, `"`))
 	}
-	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)))
+	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)), false)
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -109,7 +114,7 @@ func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 	for {
 		part, err := br.ReadSlice('\n')
 		*pos += int64(len(part))
-		if len(b)+len(part) <= maxLine {
+		if len(b)+len(part) <= maxRow {
 			b = append(b, part...)
 		} else {
 			for err == bufio.ErrBufferFull {
@@ -137,18 +142,33 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		return err
 	}
 	f := d.r.cfg.Fields
-	cr := csv.NewReader(&d.s)
-	cr.ReuseRecord, cr.FieldsPerRecord, cr.LazyQuotes = true, -1, true
-	head, err := cr.Read()
-	if err != nil {
-		if err == io.EOF {
-			return nil
+	cr := &d.cr
+	cr.reset(&d.s)
+	// read returns the next record, counting the ones it cannot read.
+	read := func(idx int64) (int64, error) {
+		for {
+			off, err := cr.read()
+			var re *csvRowError
+			if !errors.As(err, &re) {
+				if err == nil {
+					err = d.stop
+				}
+				return off, err
+			}
+			if e := d.src.dataErr(re.off, idx, ClassRow, errors.Join(ErrRow, re.err), re.ex); e != nil {
+				return off, e
+			}
 		}
-		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, err), nil)
+	}
+	if _, err := read(-1); err != nil {
+		if err == io.EOF {
+			return d.stop
+		}
+		return err
 	}
 	col := map[string]int{}
-	for i, h := range head {
-		col[strings.TrimSpace(strings.ToLower(h))] = i
+	for i := range cr.ends {
+		col[strings.TrimSpace(strings.ToLower(string(cr.fieldAt(i))))] = i
 	}
 	index := func(name string) int { // once per input; -1 when absent
 		if i, ok := col[strings.ToLower(name)]; ok {
@@ -160,73 +180,32 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 	if urlCol < 0 && hostCol < 0 {
 		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, errors.New("no "+f.URL+" or host column")), nil)
 	}
-	field := func(rec []string, i int) string { // "" when absent or short
-		if i < 0 || i >= len(rec) {
-			return ""
-		}
-		return rec[i]
-	}
 	for idx := int64(0); ; idx++ {
-		rec, err := cr.Read()
+		start, err := read(idx)
 		if err == io.EOF {
-			return nil
+			return d.stop
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) || err == errBreak {
-				if e := d.src.dataErr(d.s.offsetAt(cr.InputOffset()), idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
-					return e
-				}
-				continue
-			}
 			return err
 		}
 		d.r.records.Add(1)
-		url := field(rec, urlCol)
+		url := string(cr.fieldAt(urlCol))
 		if url == "" {
-			url = "https://" + field(rec, hostCol) + "/robots.txt"
+			url = "https://" + string(cr.fieldAt(hostCol)) + "/robots.txt"
 		}
-		body := field(rec, bodyCol)
-		status, _ := strconv.Atoi(strings.TrimSpace(field(rec, statusCol)))
-		t, _ := parseTime([]byte(strings.TrimSpace(field(rec, timeCol))))
-		if err := d.direct(ctx, d.s.offsetAt(cr.InputOffset()), idx, url, status, t, []byte(body), int64(len(body))); err != nil {
+		body := cr.fieldAt(bodyCol)
+		status, _ := strconv.Atoi(string(bytes.TrimSpace(cr.fieldAt(statusCol))))
+		t, _ := parseTime(bytes.TrimSpace(cr.fieldAt(timeCol)))
+		if err := d.direct(ctx, start, idx, url, status, t, body, int64(len(body)), false); err != nil {
 			return err
 		}
 	}
 }
 
-// tar reads a tar archive (plain, gzip or zstd) of files named by host.
-// A broken tar stream cannot be resynchronised: the rest is skipped.
-func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
-	if err := d.open(ctx, rc); err != nil {
-		return err
-	}
-	tr := tar.NewReader(&d.s)
-	for idx := int64(0); ; idx++ {
-		hdr, err := tr.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			if err == errBreak || errors.Is(err, tar.ErrHeader) || err == io.ErrUnexpectedEOF {
-				return d.src.dataErr(d.s.offsetAt(d.s.dpos), idx, ClassRow, errors.Join(ErrRow, err), nil)
-			}
-			return err
-		}
-		if hdr.Typeflag != tar.TypeReg {
-			continue
-		}
-		d.r.records.Add(1)
-		off := d.s.offsetAt(d.s.dpos)
-		if err := d.readBody(ctx, tr, off, idx, "https://"+hostFromFileName(hdr.Name)+"/robots.txt", hdr.ModTime.UTC()); err != nil {
-			return err
-		}
-	}
-}
-
-// readBody reads a file's content up to the body limit, counts the rest and
-// hands it on.
-func (d *decoder) readBody(ctx context.Context, r io.Reader, off, idx int64, url string, t time.Time) error {
+// readBody reads a file's content into d.buf up to the body limit and
+// counts the rest: it returns the bytes kept, the content's length as read
+// and the error that ended it early (nil at a clean end).
+func (d *decoder) readBody(r io.Reader) ([]byte, int64, error) {
 	limit := d.r.cfg.BodyLimit
 	if cap(d.buf) < limit {
 		d.buf = make([]byte, limit)
@@ -239,15 +218,9 @@ func (d *decoder) readBody(ctx context.Context, r io.Reader, off, idx int64, url
 		total += k
 		err = err2
 	} else if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil
+		err = nil // shorter than the limit
 	}
-	if err != nil {
-		if err == errBreak || errors.Is(err, io.ErrUnexpectedEOF) {
-			return d.src.dataErr(off, idx, ClassRow, errors.Join(ErrRow, err), nil)
-		}
-		return err
-	}
-	return d.direct(ctx, off, idx, url, 0, t, b[:n], total)
+	return b[:n], total, err
 }
 
 // hostFile reads one file named by host (example.com-robots.txt).
@@ -256,5 +229,20 @@ func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
 		return err
 	}
 	d.r.records.Add(1)
-	return d.readBody(ctx, &d.s, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", time.Time{})
+	body, total, err := d.readBody(&d.s)
+	cut := false
+	if err == errBreak {
+		// A broken member: what follows is not this file's next bytes.
+		if e := d.src.dataErr(0, 0, ClassRow, errors.Join(ErrRow, ErrTruncIn), nil); e != nil {
+			return e
+		}
+		err, cut = nil, true
+	}
+	if err == nil {
+		err = d.stop
+	}
+	if err != nil {
+		return err
+	}
+	return d.direct(ctx, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", 0, time.Time{}, body, total, cut)
 }

@@ -67,9 +67,10 @@ func (c Class) String() string {
 	return "class(" + strconv.Itoa(int(c)) + ")"
 }
 
-// ReadError locates one data error: in Source, at byte Offset (as stored,
-// see Capture.Offset), in record Record (counted from 0 within Source; -1
-// when the error is not inside a record). Excerpt holds at most
+// ReadError locates one data error: in Source, at byte Offset (a record's
+// or row's located as in Capture.Offset; a broken gzip member, zstd frame
+// or garbage gap at its stored offset), in record Record (counted from 0
+// within Source; -1 when the error is not inside a record). Excerpt holds at most
 // maxExcerpt bytes of the offending input, for the message.
 //
 // A *ReadError is immutable once reported and may be kept and shared.

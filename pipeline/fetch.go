@@ -7,19 +7,77 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
 // fetcher streams http(s) inputs: it retries 429 and 5xx with backoff and
-// Retry-After, recognises S3's 503 SlowDown, and resumes a dropped
-// connection with a Range request, so that a multi-gigabyte WARC never
-// lands on disk and one hiccup does not cost the whole download.
+// Retry-After, recognises S3's 503 SlowDown, and resumes a dropped or
+// stalled connection with a Range request, so that a multi-gigabyte WARC
+// never lands on disk and one hiccup does not cost the whole download.
+// Every request has a connect, a response-header and an idle-read timeout
+// (Config.ConnectTimeout, HeaderTimeout, IdleTimeout), whatever the
+// client: a server that stalls is a failed try, not a hung run.
 type fetcher struct {
-	client *http.Client
-	retry  RetryPolicy
-	sleep  func(ctx context.Context, d time.Duration) error // tests record delays
+	client   *http.Client
+	retry    RetryPolicy
+	timeouts timeouts
+	sleep    func(ctx context.Context, d time.Duration) error // tests record delays
+}
+
+type timeouts struct{ connect, header, idle time.Duration }
+
+// newFetcher returns the fetcher of a run: cfg's client, with redirect
+// loops stopped at once (see checkRedirect).
+func newFetcher(cfg *Config) *fetcher {
+	c := *cfg.HTTPClient // a copy: the caller's client is not changed
+	next := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := checkRedirect(req, via); err != nil {
+			return err
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
+	}
+	return &fetcher{
+		client:   &c,
+		retry:    cfg.Retry,
+		timeouts: timeouts{cfg.ConnectTimeout, cfg.HeaderTimeout, cfg.IdleTimeout},
+		sleep:    sleepCtx,
+	}
+}
+
+// errRedirect marks a redirect chain that cannot end: retrying it costs the
+// whole backoff (31 s with the defaults) for the same answer.
+var errRedirect = errors.New("redirect loop")
+
+// maxRedirects is net/http's own limit.
+const maxRedirects = 10
+
+// checkRedirect stops a chain that comes back to a URL it has visited twice
+// (once more than a redirect that sets a cookie and comes back needs), or
+// that runs past maxRedirects.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	seen := 0
+	for _, v := range via {
+		if v.URL.String() == req.URL.String() {
+			seen++
+		}
+	}
+	if seen >= 2 || len(via) >= maxRedirects {
+		chain := make([]string, 0, len(via)+1)
+		for _, v := range via {
+			chain = append(chain, v.URL.String())
+		}
+		chain = append(chain, req.URL.String())
+		return fmt.Errorf("%w after %d redirects: %s", errRedirect, len(via), strings.Join(chain, " -> "))
+	}
+	return nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -53,16 +111,87 @@ type httpBody struct {
 	body    io.ReadCloser
 	got     int64 // bytes delivered
 	size    int64 // total, -1 unknown
-	tries   int   // failed attempts since the last progress
+	tries   int   // requests since the last progress
 	resumed bool  // a connection dropped mid-body: from then on a first try waits its backoff too
+	last    error // the last failed try, for the give-up error
+	err     error // sticky: the download gave up, was cancelled or ended
+	cur     *try  // the request whose body is being read
+}
+
+// try is one request: its context is cancelled, with a *timeoutError as
+// cause, when a phase takes longer than its timeout.
+type try struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	timer  *time.Timer
+	phase  atomic.Int32
+	t      timeouts
+}
+
+// arm restarts the timer for phase.
+func (t *try) arm(phase int32) {
+	t.phase.Store(phase)
+	t.timer.Reset([...]time.Duration{phaseConnect: t.t.connect, phaseHeader: t.t.header, phaseBody: t.t.idle}[phase])
+}
+
+func (t *try) fire() {
+	switch t.phase.Load() {
+	case phaseConnect:
+		t.cancel(&timeoutError{"connect", t.t.connect})
+	case phaseHeader:
+		t.cancel(&timeoutError{"response header", t.t.header})
+	case phaseBody:
+		t.cancel(&timeoutError{"idle read", t.t.idle})
+	}
+}
+
+// failure describes how the try failed: the timeout that cut it, if one
+// did, else err.
+func (t *try) failure(err error) error {
+	var te *timeoutError
+	if cause := context.Cause(t.ctx); errors.As(cause, &te) {
+		return te
+	}
+	return err
+}
+
+// end stops the try's timer and releases its context.
+func (t *try) end() {
+	t.timer.Stop()
+	t.cancel(nil)
+}
+
+// Phases of a request, each with its timeout.
+const (
+	phaseConnect = iota + 1
+	phaseHeader
+	phaseBody
+)
+
+// timeoutError is a try that took too long: retried like a dropped
+// connection.
+type timeoutError struct {
+	phase string
+	d     time.Duration
+}
+
+func (e *timeoutError) Error() string {
+	return e.phase + " timeout (" + e.d.String() + ")"
 }
 
 func (b *httpBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
 	for {
 		if b.body == nil {
 			if err := b.start(); err != nil {
+				b.err = err
 				return 0, err
 			}
+		}
+		if b.cur != nil {
+			b.cur.arm(phaseBody)
 		}
 		n, err := b.body.Read(p)
 		b.got += int64(n)
@@ -73,14 +202,25 @@ func (b *httpBody) Read(p []byte) (int, error) {
 			return n, nil
 		}
 		if err == io.EOF && (b.size < 0 || b.got >= b.size) {
+			b.endRequest()
+			b.err = io.EOF
 			return n, io.EOF
 		}
 		if cerr := b.ctx.Err(); cerr != nil {
+			b.endRequest()
+			b.err = cerr
 			return n, cerr
 		}
-		// Dropped mid-body: resume with a Range request on the next Read.
-		b.body.Close()
-		b.body = nil
+		// Dropped or stalled mid-body: resume with a Range request on the
+		// next Read.
+		b.last = err
+		if b.cur != nil {
+			b.last = b.cur.failure(err)
+		}
+		if err == io.EOF {
+			b.last = fmt.Errorf("connection closed at byte %d of %d", b.got, b.size)
+		}
+		b.endRequest()
 		b.resumed = true
 		if n > 0 {
 			return n, nil
@@ -88,17 +228,43 @@ func (b *httpBody) Read(p []byte) (int, error) {
 	}
 }
 
-func (b *httpBody) Close() error {
-	if b.body != nil {
-		return b.body.Close()
+// beginRequest makes the next request, with a context that its timeouts
+// cancel.
+func (b *httpBody) beginRequest() (*http.Request, error) {
+	t := &try{t: b.f.timeouts}
+	t.ctx, t.cancel = context.WithCancelCause(b.ctx)
+	t.phase.Store(phaseConnect)
+	t.timer = time.AfterFunc(t.t.connect, t.fire)
+	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { t.arm(phaseHeader) }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(t.ctx, trace), http.MethodGet, b.url, nil)
+	if err != nil {
+		t.end()
+		return nil, fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
 	}
+	b.cur = t
+	return req, nil
+}
+
+// endRequest closes the current response, if any, and ends its try.
+func (b *httpBody) endRequest() {
+	if b.body != nil {
+		b.body.Close()
+		b.body = nil
+	}
+	if b.cur != nil {
+		b.cur.end()
+		b.cur = nil
+	}
+}
+
+func (b *httpBody) Close() error {
+	b.endRequest()
 	return nil
 }
 
 // start issues GET (with Range when resuming) until a usable response or
 // until the retry budget is spent.
 func (b *httpBody) start() error {
-	var last error
 	var wait time.Duration
 	for b.tries < b.f.retry.MaxTries {
 		if b.tries > 0 || b.resumed {
@@ -112,9 +278,9 @@ func (b *httpBody) start() error {
 		}
 		b.tries++
 		wait = 0
-		req, err := http.NewRequestWithContext(b.ctx, http.MethodGet, b.url, nil)
+		req, err := b.beginRequest()
 		if err != nil {
-			return fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
+			return err
 		}
 		if b.got > 0 {
 			req.Header.Set("Range", "bytes="+strconv.FormatInt(b.got, 10)+"-")
@@ -122,31 +288,38 @@ func (b *httpBody) start() error {
 		resp, err := b.f.client.Do(req)
 		if err != nil {
 			if cerr := b.ctx.Err(); cerr != nil {
+				b.endRequest()
 				return cerr
 			}
-			last = err
+			b.last = b.cur.failure(err)
+			b.endRequest()
+			if errors.Is(err, errRedirect) {
+				return fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
+			}
 			continue
 		}
+		b.cur.arm(phaseBody)
 		switch {
 		case resp.StatusCode == http.StatusOK:
+			b.body = resp.Body
 			if b.got > 0 {
 				// The server ignored Range: skip what was already read.
-				if _, err := io.CopyN(io.Discard, resp.Body, b.got); err != nil {
-					resp.Body.Close()
-					last = fmt.Errorf("skipping %d bytes already read: %w", b.got, err)
+				if _, err := io.CopyN(io.Discard, &idleReader{b}, b.got); err != nil {
+					b.last = fmt.Errorf("skipping %d bytes already read: %w", b.got, b.cur.failure(err))
+					b.endRequest()
 					continue
 				}
 			}
 			if resp.ContentLength >= 0 && b.size < 0 {
 				b.size = resp.ContentLength
 			}
-			b.body = resp.Body
 			return nil
 		case resp.StatusCode == http.StatusPartialContent && b.got > 0:
 			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
 			if !ok || start != b.got {
 				resp.Body.Close()
-				last = fmt.Errorf("resume at %d: bad Content-Range %q", b.got, resp.Header.Get("Content-Range"))
+				b.last = fmt.Errorf("resume at %d: bad Content-Range %q", b.got, resp.Header.Get("Content-Range"))
+				b.endRequest()
 				continue
 			}
 			if total >= 0 {
@@ -156,21 +329,36 @@ func (b *httpBody) start() error {
 			return nil
 		case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && b.got > 0:
 			resp.Body.Close()
+			b.endRequest()
 			b.size = b.got // nothing left
 			b.body = http.NoBody
 			return nil
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-			last = statusError(resp)
+			b.last = statusError(resp)
 			wait = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 			resp.Body.Close()
+			b.endRequest()
 			continue
 		default:
 			err := statusError(resp)
 			resp.Body.Close()
+			b.endRequest()
 			return fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
 		}
 	}
+	last := b.last
+	if last == nil {
+		last = errors.New("no try made") // MaxTries < 1 is refused by Validate
+	}
 	return fmt.Errorf("%w %s after %d tries: %w", ErrGaveUp, b.url, b.tries, last)
+}
+
+// idleReader reads the current body with the idle timeout re-armed.
+type idleReader struct{ b *httpBody }
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	r.b.cur.arm(phaseBody)
+	return r.b.body.Read(p)
 }
 
 // backoff is BaseDelay doubled per failed try, capped at MaxDelay.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -17,8 +18,10 @@ import (
 // that object stores and CDNs produce.
 type faultServer struct {
 	data   []byte
-	hits   sync.Map // path -> *atomic.Int32
-	ranges sync.Map // path -> []string (Range headers seen)
+	cut    int           // a member boundary a third of the way into data
+	quit   chan struct{} // closed at the end of the test: stalls never end before
+	hits   sync.Map      // path -> *atomic.Int32
+	ranges sync.Map      // path -> []string (Range headers seen)
 }
 
 func (s *faultServer) hit(r *http.Request) int {
@@ -84,6 +87,71 @@ func (s *faultServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		full()
+	case "/giveup-boundary", "/giveup-mid":
+		// A third of the file, cut at a member boundary or inside a
+		// member, then nothing but 503s.
+		if n > 1 {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		cut := s.cut
+		if r.URL.Path == "/giveup-mid.warc.gz" {
+			cut += 40
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(s.data)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(s.data[:cut])
+		w.(http.Flusher).Flush()
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+	case "/stall-body", "/stall-header":
+		if n == 1 {
+			if r.URL.Path == "/stall-body.warc.gz" {
+				w.Header().Set("Content-Length", strconv.Itoa(len(s.data)))
+				w.WriteHeader(http.StatusOK)
+				w.Write(s.data[:len(s.data)/3])
+				w.(http.Flusher).Flush()
+			}
+			select { // until the client gives up on this try
+			case <-r.Context().Done():
+			case <-s.quit: // the test is over
+			}
+			return
+		}
+		if rg := r.Header.Get("Range"); rg != "" {
+			from, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rg, "bytes="), "-"))
+			w.Header().Set("Content-Range", "bytes "+strconv.Itoa(from)+"-"+strconv.Itoa(len(s.data)-1)+"/"+strconv.Itoa(len(s.data)))
+			w.Header().Set("Content-Length", strconv.Itoa(len(s.data)-from))
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(s.data[from:])
+			return
+		}
+		full()
+	case "/stall-always":
+		// A third of the file, then a stall; a resume gets its header and
+		// a stall.
+		third := len(s.data) / 3
+		if r.Header.Get("Range") != "" {
+			w.Header().Set("Content-Range", "bytes "+strconv.Itoa(third)+"-"+strconv.Itoa(len(s.data)-1)+"/"+strconv.Itoa(len(s.data)))
+			w.Header().Set("Content-Length", strconv.Itoa(len(s.data)-third))
+			w.WriteHeader(http.StatusPartialContent)
+		} else {
+			w.Header().Set("Content-Length", strconv.Itoa(len(s.data)))
+			w.WriteHeader(http.StatusOK)
+			w.Write(s.data[:third])
+		}
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-s.quit: // the test is over
+		}
+	case "/redirect-self":
+		http.Redirect(w, r, r.URL.Path, http.StatusFound)
+	case "/redirect-a":
+		http.Redirect(w, r, "/redirect-b.warc.gz", http.StatusFound)
+	case "/redirect-b":
+		http.Redirect(w, r, "/redirect-a.warc.gz", http.StatusMovedPermanently)
 	case "/always503":
 		http.Error(w, "down", http.StatusServiceUnavailable)
 	case "/404":
@@ -100,9 +168,10 @@ func TestHTTPInputs(t *testing.T) {
 	for i := range 200 {
 		recs = append(recs, robotsResp("h"+strconv.Itoa(i)+".example", robotsBody))
 	}
-	fs := &faultServer{data: gzipMembers(recs...)}
+	fs := &faultServer{data: gzipMembers(recs...), cut: len(gzipMembers(recs[:len(recs)/3]...)), quit: make(chan struct{})}
 	srv := httptest.NewServer(fs) // listens on 127.0.0.1 only
 	defer srv.Close()
+	defer close(fs.quit)
 
 	var mu sync.Mutex
 	var delays []time.Duration
@@ -131,6 +200,15 @@ func TestHTTPInputs(t *testing.T) {
 		{"/drop.warc.gz", 200, 2, nil, []time.Duration{10 * time.Millisecond}, "bytes=" + strconv.Itoa(len(fs.data)/3) + "-"},
 		{"/drop-norange.warc.gz", 200, 2, nil, []time.Duration{10 * time.Millisecond}, "bytes=" + strconv.Itoa(len(fs.data)/3) + "-"},
 		{"/always503.warc.gz", 0, 4, ErrGaveUp, nil, ""},
+		// Giving up after a third of the file is a failure with the last
+		// error, never a short read: at a member boundary it used to end
+		// the input as if complete (exit 0), inside a member with
+		// "after 6 tries: %!w(<nil>)".
+		{"/giveup-boundary.warc.gz", 66, 5, ErrGaveUp, []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}, ""},
+		{"/giveup-mid.warc.gz", 66, 5, ErrGaveUp, []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}, ""},
+		// A redirect loop fails at once: no retries, no backoff.
+		{"/redirect-self.warc.gz", 0, 2, errRedirect, []time.Duration{}, ""},
+		{"/redirect-a.warc.gz", 0, 2, errRedirect, []time.Duration{}, ""},
 		{"/404.warc.gz", 0, 1, ErrFetch, nil, ""},
 	}
 	for _, tc := range tests {
@@ -142,8 +220,11 @@ func TestHTTPInputs(t *testing.T) {
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("err %v, want %v", err, tc.err)
 			}
-			if len(caps) != tc.captures || (err == nil && (sum.HadErrors() || sum.Bytes != int64(len(fs.data)))) {
+			if len(caps) != tc.captures || sum.HadErrors() || (err == nil && sum.Bytes != int64(len(fs.data))) {
 				t.Errorf("captures %d bytes %d errors %v", len(caps), sum.Bytes, sum.Diagnostics)
+			}
+			if err != nil && strings.Contains(err.Error(), "%!") {
+				t.Errorf("error without its cause: %v", err)
 			}
 			v, _ := fs.hits.Load(tc.path)
 			if h := int(v.(*atomic.Int32).Load()); h != tc.hits {
@@ -163,8 +244,78 @@ func TestHTTPInputs(t *testing.T) {
 			if tc.err == ErrGaveUp && (!strings.Contains(err.Error(), "after 4 tries") || !strings.Contains(err.Error(), "503")) {
 				t.Errorf("unclear error: %v", err)
 			}
+			if tc.err == errRedirect && (!errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "redirect-")) {
+				t.Errorf("unclear error: %v", err)
+			}
 		})
 	}
+	// A server that stalls mid-body or before its header: the try times
+	// out and the input is resumed (Range) or retried.
+	stall := cfg
+	stall.HeaderTimeout, stall.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond
+	for _, tc := range []struct {
+		path, ranges string
+		giveUp       string // the path that gives up with one try
+		timeout      string
+	}{
+		{"/stall-body.warc.gz", "bytes=" + strconv.Itoa(len(fs.data)/3) + "-", "/stall-always.warc.gz", "idle read timeout"},
+		{"/stall-header.warc.gz", "", "/stall-header.warc.gz", "response header timeout"},
+	} {
+		t.Run(strings.TrimPrefix(tc.path, "/"), func(t *testing.T) {
+			caps, sum, err := collect(t, stall, srv.URL+tc.path)
+			if err != nil || len(caps) != 200 || sum.HadErrors() || sum.Bytes != int64(len(fs.data)) {
+				t.Fatalf("err %v captures %d bytes %d", err, len(caps), sum.Bytes)
+			}
+			v, _ := fs.hits.Load(tc.path)
+			if h := int(v.(*atomic.Int32).Load()); h != 2 {
+				t.Errorf("requests %d, want 2", h)
+			}
+			rv, _ := fs.ranges.Load(tc.path)
+			if got := ""; rv != nil || tc.ranges != "" {
+				if rv != nil {
+					got = strings.Join(*rv.(*[]string), ",")
+				}
+				if got != tc.ranges {
+					t.Errorf("Range headers %q, want %q", got, tc.ranges)
+				}
+			}
+			// With one try (after the last progress) the timeout is the
+			// error.
+			fs.hits.Delete(tc.giveUp)
+			one := stall
+			one.Retry.MaxTries = 1
+			if _, _, err := collect(t, one, srv.URL+tc.giveUp); !errors.Is(err, ErrGaveUp) || !strings.Contains(err.Error(), tc.timeout) {
+				t.Errorf("one try: err %v, want a give-up naming the %s", err, tc.timeout)
+			}
+		})
+	}
+	t.Run("connect_timeout", func(t *testing.T) {
+		// The first dial hangs: any client gets the connect timeout.
+		var dials atomic.Int32
+		d := &net.Dialer{}
+		client := func() *http.Client {
+			dials.Store(0)
+			return &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if dials.Add(1) == 1 {
+					<-ctx.Done()
+					return nil, ctx.Err()
+				}
+				return d.DialContext(ctx, network, addr)
+			}}}
+		}
+		c := stall
+		c.ConnectTimeout = 300 * time.Millisecond
+		c.HTTPClient = client()
+		caps, _, err := collect(t, c, srv.URL+"/ok.warc.gz")
+		if err != nil || len(caps) != 200 || dials.Load() != 2 {
+			t.Fatalf("err %v captures %d dials %d", err, len(caps), dials.Load())
+		}
+		c.HTTPClient = client()
+		c.Retry.MaxTries = 1
+		if _, _, err := collect(t, c, srv.URL+"/ok.warc.gz"); !errors.Is(err, ErrGaveUp) || !strings.Contains(err.Error(), "connect timeout") {
+			t.Errorf("one try: err %v", err)
+		}
+	})
 	t.Run("slowdown_recognised", func(t *testing.T) {
 		fs.hits.Delete("/slowdown.warc.gz")
 		c := cfg

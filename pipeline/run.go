@@ -46,7 +46,7 @@ func Run(ctx context.Context, cfg Config, inputs []string, consume Consumer) (Su
 	r := &runner{
 		cfg:     cfg,
 		consume: consume,
-		fetch:   &fetcher{client: cfg.HTTPClient, retry: cfg.Retry, sleep: sleepCtx},
+		fetch:   newFetcher(&cfg),
 		errs:    collector{strict: cfg.Strict, max: max(cfg.MaxDiagnostics, 0)},
 	}
 	if cfg.testSleep != nil {
@@ -161,7 +161,7 @@ func Units(ctx context.Context, cfg Config, inputs []string) ([]Unit, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, fetch: &fetcher{client: cfg.HTTPClient, retry: cfg.Retry, sleep: sleepCtx}}
+	r := &runner{cfg: cfg, fetch: newFetcher(&cfg)}
 	list, err := r.expand(ctx, inputs)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	stdgzip "compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -310,4 +311,129 @@ func TestStrictDump(t *testing.T) {
 	if err != nil || !sum.HadErrors() || find(caps, "https://a.example/robots.txt") == nil || find(caps, "https://c.example/robots.txt") == nil {
 		t.Fatalf("lenient: err %v, %d captures, summary %+v", err, len(caps), sum)
 	}
+}
+
+// TestOffsetsLocateRecords: every capture of an input has an Offset of its
+// own, so that a record without a WARC-Record-ID still gets a capture id of
+// its own. A record that begins a gzip member or zstd frame is located at
+// the member; one inside a member shared with others (a whole-file stream,
+// any compressed dump) at its offset in the decompressed input, which is
+// where the plain file has it.
+func TestOffsetsLocateRecords(t *testing.T) {
+	var jsonl, warc []byte
+	var recs [][]byte
+	tarFiles := map[string]string{}
+	for i := range 5 {
+		h := "h" + strconv.Itoa(i) + ".example"
+		jsonl = append(jsonl, `{"url":"https://`+h+`/robots.txt","status":200,"body":"User-agent: *\nDisallow: /\n"}`+"\n"...)
+		rec := []byte(strings.Replace(string(robotsResp(h, robotsBody)), "WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-000000000001>\r\n", "", 1))
+		recs = append(recs, rec)
+		warc = append(warc, rec...)
+		tarFiles[h+".txt"] = robotsBody
+	}
+	var tb bytes.Buffer
+	tarFile(&tb, tarFiles)
+	memberOffsets := make([]int64, 0, len(recs))
+	var off int64
+	for _, r := range recs {
+		memberOffsets = append(memberOffsets, off)
+		off += int64(len(gzipMember(r)))
+	}
+	tests := []struct {
+		name, file string
+		data       []byte
+		plain      string // the plain input whose offsets the captures have
+		offsets    []int64
+	}{
+		{"jsonl", "d.jsonl", jsonl, "", nil},
+		{"jsonl_gzip", "d.jsonl.gz", gzipMember(jsonl), "d.jsonl", nil},
+		{"jsonl_zstd", "d.jsonl.zst", zstdBytes(jsonl), "d.jsonl", nil},
+		{"jsonl_gzip_member_per_line", "d.jsonl.gz", gzipMembers(bytes.SplitAfter(jsonl, []byte("\n"))...), "d.jsonl", nil},
+		{"tar", "d.tar", tb.Bytes(), "", nil},
+		{"tar_gzip", "d.tar.gz", gzipMember(tb.Bytes()), "d.tar", nil},
+		{"warc", "d.warc", warc, "", nil},
+		{"warc_gzip_one_stream", "d.warc.gz", gzipMember(warc), "d.warc", nil},
+		{"warc_gzip_member_per_record", "d.warc.gz", gzipMembers(recs...), "", memberOffsets},
+	}
+	dir := t.TempDir()
+	byFile := map[string][]got{}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, tc.name, tc.file)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			caps, sum, err := collect(t, Config{Responses: ResponsesAll}, p)
+			if err != nil || sum.HadErrors() || len(caps) != 5 {
+				t.Fatalf("err %v captures %d errors %v", err, len(caps), sum.Diagnostics)
+			}
+			byFile[tc.file] = caps
+			seen := map[int64]bool{}
+			for i, c := range caps {
+				if seen[c.Offset] {
+					t.Errorf("capture %d (%s): offset %d taken", i, c.URL, c.Offset)
+				}
+				seen[c.Offset] = true
+				if tc.plain != "" && c.Offset != byFile[tc.plain][i].Offset {
+					t.Errorf("capture %d (%s) at %d, in %s at %d", i, c.URL, c.Offset, tc.plain, byFile[tc.plain][i].Offset)
+				}
+				if tc.offsets != nil && c.Offset != tc.offsets[i] {
+					t.Errorf("capture %d (%s) at %d, want its member's offset %d", i, c.URL, c.Offset, tc.offsets[i])
+				}
+			}
+		})
+	}
+}
+
+// TestTruncatedJSONL: a .jsonl.gz cut short keeps every line decoded
+// before the cut (as many as the standard library's gzip reader decodes
+// from what is left) and counts the cut; a member cut mid-file costs only
+// itself.
+func TestTruncatedJSONL(t *testing.T) {
+	var lines [][]byte
+	for i := range 3000 {
+		lines = append(lines, []byte(`{"url":"https://h`+strconv.Itoa(i)+`.example/robots.txt","status":200,"body":"User-agent: *\nDisallow: /`+strconv.Itoa(i*7919%10007)+`\n"}`+"\n"))
+	}
+	whole := gzipMember(bytes.Join(lines, nil))
+	cut := whole[:len(whole)/2]
+	zr, err := stdgzip.NewReader(bytes.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix, _ := io.ReadAll(zr) // ends with io.ErrUnexpectedEOF
+	complete := bytes.Count(prefix, []byte("\n"))
+	var members [][]byte
+	for i := 0; i < len(lines); i += 100 {
+		members = append(members, gzipMember(bytes.Join(lines[i:i+100], nil)))
+	}
+	members[5] = members[5][:len(members[5])/2]
+
+	t.Run("whole_stream_cut", func(t *testing.T) {
+		caps, sum, err := collect(t, Config{}, writeTemp(t, "d.jsonl.gz", cut))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(caps) != complete || complete < 1000 || sum.Errors[ClassContainer] != 1 || !errors.Is(sum.Diagnostics[0], ErrTruncIn) {
+			t.Fatalf("captures %d, want the %d complete lines before the cut; errors %v", len(caps), complete, sum.Diagnostics)
+		}
+		for i, c := range caps {
+			if c.URL != "https://h"+strconv.Itoa(i)+".example/robots.txt" {
+				t.Fatalf("capture %d: %s", i, c.URL)
+			}
+		}
+	})
+	t.Run("member_cut_mid_file", func(t *testing.T) {
+		caps, sum, err := collect(t, Config{}, writeTemp(t, "d.jsonl.gz", cat(members...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(caps) != 2900 || sum.Errors[ClassContainer] != 1 || sum.ErrorCount() != 1 {
+			t.Fatalf("captures %d, want 2900; errors %v", len(caps), sum.Diagnostics)
+		}
+		if find(caps, "https://h499.example/robots.txt") == nil || find(caps, "https://h500.example/robots.txt") != nil ||
+			find(caps, "https://h599.example/robots.txt") != nil || find(caps, "https://h600.example/robots.txt") == nil {
+			t.Errorf("the cut member's lines are not the ones missing")
+		}
+	})
 }

@@ -48,7 +48,8 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatalf("zero config: %v", err)
 	}
 	d := DefaultConfig()
-	if d.Workers < 1 || d.BodyLimit != 512000 || d.Retry.MaxTries != 6 || d.Fields.URL != "url" {
+	if d.Workers < 1 || d.BodyLimit != 512000 || d.Retry.MaxTries != 6 || d.Fields.URL != "url" ||
+		d.ConnectTimeout != 30*time.Second || d.HeaderTimeout != time.Minute || d.IdleTimeout != time.Minute {
 		t.Errorf("defaults %+v", d)
 	}
 	for _, tc := range []struct {
@@ -61,6 +62,9 @@ func TestConfigValidate(t *testing.T) {
 		{"bad_shard", Config{Shard: Shard{3, 2}}},
 		{"bad_responses", Config{Responses: 9}},
 		{"bad_retry", Config{Retry: RetryPolicy{MaxTries: 1, BaseDelay: time.Minute, MaxDelay: time.Second}}},
+		{"negative_connect_timeout", Config{ConnectTimeout: -time.Second}},
+		{"negative_header_timeout", Config{HeaderTimeout: -1}},
+		{"negative_idle_timeout", Config{IdleTimeout: -time.Minute}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.cfg.Validate(); !errors.Is(err, ErrConfig) && !errors.Is(err, ErrShard) {

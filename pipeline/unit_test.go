@@ -307,6 +307,7 @@ func TestKeepGoing(t *testing.T) {
 	}
 
 	cfg.KeepGoing = false
+	cfg.BatchDone, cfg.UnitDone = nil, nil // another run: not l's
 	if _, err := Run(context.Background(), cfg, inputs, func(int, *Capture) error { return nil }); err == nil {
 		t.Error("without KeepGoing a refused download must fail the run")
 	}

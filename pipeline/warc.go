@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -59,12 +60,14 @@ type WARCReader struct {
 	left int64  // block bytes not yet read
 	cut  bool   // the current block ended early
 
-	off   int64 // stored offset of the current record (Locate of its first byte)
-	index int64 // index of the current record; -1 before the first
-	seen  bool  // a record header was found in this stream
-	err   error // environment error
-	nerrs int64
-	gap   bool // inside a gap that was already reported
+	off     int64 // stored offset of the current record (Locate of its first byte)
+	index   int64 // index of the current record; -1 before the first
+	aligned bool  // the current record began at a member start (see Boundary)
+	overrun bool  // the current block ran into the next record at a member start
+	seen    bool  // a record header was found in this stream
+	err     error // environment error
+	nerrs   int64
+	gap     bool // inside a gap that was already reported
 
 	// Report receives each data error: the stored offset (Locate of the
 	// position), the record index (-1 outside a record), the class, the
@@ -75,6 +78,16 @@ type WARCReader struct {
 	// Locate maps a decompressed offset to the stored offset reported in
 	// records and errors (a gzip member's offset). Nil is the identity.
 	Locate func(pos int64) int64
+
+	// Boundary, when set, returns the decompressed offset of the first
+	// compressed member (gzip member, zstd frame) known to begin after pos,
+	// or -1; it must know every member that begins before the end of what
+	// the stream has delivered. Where records are compressed one per
+	// member, the members show where a record ends: a record that begins
+	// at a member start cannot run past a later member that begins with
+	// "WARC/". Its block is cut there, reported as ErrContentLength, and
+	// Overrun says so. Nil: no members.
+	Boundary func(pos int64) int64
 }
 
 // NewWARCReader returns a reader of the decompressed WARC stream r.
@@ -108,6 +121,13 @@ func (w *WARCReader) Offset() int64 { return w.off }
 
 // Truncated reports that the current block ended before Content-Length.
 func (w *WARCReader) Truncated() bool { return w.cut }
+
+// Overrun reports that the current block's Content-Length ran past the end
+// of the member its record began in, into a member that begins the next
+// record (see Boundary): the length is wrong, the block was cut at the
+// member's end and the record reported as ErrContentLength. Read the next
+// record; this one's block is not what its header says.
+func (w *WARCReader) Overrun() bool { return w.overrun }
 
 // Err returns the environment error that stopped Next, if any.
 func (w *WARCReader) Err() error { return w.err }
@@ -149,7 +169,6 @@ func (w *WARCReader) Next() bool {
 	if w.skip() != nil {
 		return false
 	}
-	w.hdr = WARCHeader{}
 	for {
 		ok, more := w.findStart()
 		if !more {
@@ -171,7 +190,13 @@ func (w *WARCReader) Next() bool {
 // environment error only; a stream that ends inside the block truncates it.
 func (w *WARCReader) skip() error {
 	for w.left > 0 {
-		n, err := w.br.Discard(int(min(w.left, 1<<30)))
+		k := w.left
+		if w.aligned {
+			if k = w.avail(); k == 0 {
+				break
+			}
+		}
+		n, err := w.br.Discard(int(min(k, 1<<30)))
 		w.pos += int64(n)
 		w.left -= int64(n)
 		if err != nil {
@@ -183,6 +208,38 @@ func (w *WARCReader) skip() error {
 	}
 	return nil
 }
+
+// avail returns how many bytes of an aligned record's block may be taken
+// now: what is left, but no more than is buffered (every member that begins
+// inside the buffered bytes is known to Boundary) and not past the next
+// member start. At a member start that begins with "WARC/" the block has
+// run into the next record: it is cut there, and avail returns 0.
+func (w *WARCReader) avail() int64 {
+	if w.br.Buffered() == 0 {
+		w.br.Peek(1) // an error is the caller's read's to see
+	}
+	n := min(w.left, int64(w.br.Buffered()))
+	if n == 0 {
+		return w.left
+	}
+	b := w.Boundary(w.pos - 1)
+	if b == w.pos {
+		if next, _ := w.br.Peek(len(warcPrefix)); bytes.Equal(next, warcPrefix) {
+			w.overrun, w.left = true, 0
+			w.report(w.off, w.index, ClassRecord, errOverrun, nil)
+			return 0
+		}
+		b = w.Boundary(w.pos)
+	}
+	if b > w.pos && b-w.pos < n {
+		n = b - w.pos
+	}
+	return n
+}
+
+// errOverrun is the ErrContentLength of a block that ran into the next
+// record at a member start.
+var errOverrun = fmt.Errorf("%w: the block runs past the end of its gzip member or zstd frame, into the next record", ErrContentLength)
 
 // truncated records that the block ended before Content-Length.
 func (w *WARCReader) truncated() {
@@ -271,12 +328,19 @@ func (w *WARCReader) skipToWARC() bool {
 
 // readHeader reads a header at "WARC/". On a malformed header it reports,
 // leaves the reader after the bad part and returns false.
+//
+// The header is emptied on every attempt, not once per Next: its fields
+// alias w.sc, so a header rejected half-way (a bad Content-Length after
+// WARC-Target-URI) would otherwise leave slices that the next header read
+// into w.sc turns into fragments of itself, or out of its bounds.
 func (w *WARCReader) readHeader() bool {
+	w.hdr = WARCHeader{}
 	w.index++
 	w.seen = true
 	w.gap = true // until the header proves good, what follows is covered by its error
-	w.off = w.locate(w.pos)
-	w.cut = false
+	start := w.pos
+	w.off = w.locate(start)
+	w.cut, w.aligned, w.overrun = false, false, false
 	w.sc = w.sc[:0]
 	for {
 		line, err := w.br.ReadSlice('\n')
@@ -314,6 +378,7 @@ func (w *WARCReader) readHeader() bool {
 	}
 	w.gap = false
 	w.left = w.hdr.ContentLength
+	w.aligned = w.Boundary != nil && w.Boundary(start-1) == start
 	return true
 }
 
@@ -335,7 +400,7 @@ func isFieldLine(line []byte) bool {
 	return i > 0
 }
 
-// parseHeader fills w.hdr from w.sc.
+// parseHeader fills w.hdr (emptied by readHeader) from w.sc.
 func (w *WARCReader) parseHeader() bool {
 	h := &w.hdr
 	h.Raw = w.sc
@@ -405,8 +470,14 @@ func (w *WARCReader) Read(p []byte) (int, error) {
 	if w.left <= 0 {
 		return 0, io.EOF
 	}
-	if int64(len(p)) > w.left {
-		p = p[:w.left]
+	k := w.left
+	if w.aligned {
+		if k = w.avail(); k == 0 {
+			return 0, io.EOF
+		}
+	}
+	if int64(len(p)) > k {
+		p = p[:k]
 	}
 	n, err := w.br.Read(p)
 	w.pos += int64(n)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http/httputil"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -90,6 +91,7 @@ func TestStreamAllocs(t *testing.T) {
 	s.report = func(int64, error, []byte) { t.Error("unexpected error") }
 	w := NewWARCReader(&s)
 	w.Locate = s.offsetAt
+	w.Boundary = s.boundaryAfter
 	buf := make([]byte, 0, 4096)
 	run := func() {
 		rd.Reset(data)
@@ -162,6 +164,7 @@ func FuzzWARCReader(f *testing.F) {
 			}
 			w := NewWARCReader(&s)
 			w.Locate = s.offsetAt
+			w.Boundary = s.boundaryAfter
 			var buf []byte
 			last := int64(-1)
 			for w.Next() {
@@ -169,6 +172,14 @@ func FuzzWARCReader(f *testing.F) {
 					t.Fatalf("index %d after %d", w.Index(), last)
 				}
 				last = w.Index()
+				h := w.Header()
+				for _, v := range [][]byte{h.Version, h.Type, h.TargetURI, h.Date, h.RecordID, h.IPAddress, h.PayloadDigest, h.Truncated, h.IdentifiedType, h.ContentType} {
+					// Every field is a slice of this header's Raw, which
+					// is what the pipeline copies (setWARC).
+					if a := cap(h.Raw) - cap(v); v != nil && (a < 0 || a+len(v) > len(h.Raw) || !bytes.Equal(h.Raw[a:a+len(v)], v)) {
+						t.Fatalf("field %q is not in the header %q", v, h.Raw)
+					}
+				}
 				cl := w.Header().ContentLength
 				var n int64
 				var err error
@@ -206,4 +217,22 @@ func FuzzDechunk(f *testing.F) {
 			t.Fatalf("net/http %q, dechunk %q ok %v truncated %v", want, got, ok, truncated)
 		}
 	})
+}
+
+// TestWARCReaderRejectedHeaderLeavesNothing: a header rejected for its
+// Content-Length after its WARC-Target-URI and WARC-Record-ID, then a good
+// header with neither. The second must not show the first's fields, which
+// aliased the scratch buffer the second was read into.
+func TestWARCReaderRejectedHeaderLeavesNothing(t *testing.T) {
+	bad := "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:a>\r\nX-Pad: " + strings.Repeat("p", 200) +
+		"\r\nWARC-Target-URI: http://a.example/robots.txt\r\nContent-Length: abc\r\n\r\nbody\r\n\r\n"
+	good := "WARC/1.0\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nbody\r\n\r\n"
+	w := NewWARCReader(strings.NewReader(bad + good))
+	if !w.Next() {
+		t.Fatal("no record")
+	}
+	h := w.Header()
+	if h.TargetURI != nil || h.RecordID != nil || h.ContentLength != 4 || w.Index() != 1 || w.NumErrors() != 1 {
+		t.Fatalf("target %q id %q length %d index %d errors %d", h.TargetURI, h.RecordID, h.ContentLength, w.Index(), w.NumErrors())
+	}
 }

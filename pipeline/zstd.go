@@ -15,7 +15,7 @@ import (
 // located at its frame's offset, a broken frame costs only itself, and
 // garbage between frames is skipped to the next frame magic. A frame larger
 // than maxZstdFrame (one zstd stream for a whole file) is decoded streaming
-// instead, and records after it are located at its offset.
+// instead, and records after it are located at their decompressed offset.
 
 const (
 	maxZstdFrame     = 16 << 20 // compressed bytes held to decode one frame
@@ -28,87 +28,126 @@ type zstdState struct {
 	rd     bytes.Reader // over frame
 	active bool         // s.zd is decoding a frame (or the rest, streaming)
 	stream bool         // fell back to streaming for the rest of the input
+	cut    bool         // the input ends inside the frame being decoded
 }
 
 // startZstd sets up the decoder, loading the dictionary that the IIPC
 // .warc.zst layout stores in a leading skippable frame (itself optionally
 // zstd-compressed; a zstd dictionary with magic 0xEC30A437, or raw content).
+//
+// It always leaves a decoder in s.zd. A dictionary that cannot be read or
+// that the decoder rejects is returned as a data error and the input is
+// read without it: frames compressed without a dictionary still decode, and
+// each frame that needed it is a broken frame of its own.
 func (s *stream) startZstd() error {
 	// Bounds against bombs: a window up to zstd --long's 128 MiB, and at
 	// most 256 MiB from a small frame decoded in one go.
 	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128 << 20), zstd.WithDecoderMaxMemory(256 << 20)}
-	head, _ := s.br.Peek(8)
-	if bytes.HasPrefix(head, zstdDictMagic) && len(head) == 8 {
-		n := binary.LittleEndian.Uint32(head[4:])
-		if n > 64<<20 {
-			return fmt.Errorf("%w: dictionary frame of %d bytes", ErrZstd, n)
-		}
-		s.br.Discard(8)
-		dict := make([]byte, n)
-		if _, err := io.ReadFull(s.br, dict); err != nil {
-			return fmt.Errorf("%w: dictionary frame: %w", ErrZstd, err)
-		}
-		if bytes.HasPrefix(dict, zstdMagic) {
-			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-			if err != nil {
-				return err
-			}
-			dict, err = d.DecodeAll(dict, nil)
-			d.Close()
-			if err != nil {
-				return fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
-			}
-		}
-		if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
-			opts = append(opts, zstd.WithDecoderDicts(dict))
-		} else {
-			opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
-		}
-	}
 	if s.zd != nil {
 		s.zd.Close()
+		s.zd = nil
+	}
+	dict, dictErr := s.readDict()
+	if dict != nil {
+		var dopt zstd.DOption
+		if bytes.HasPrefix(dict, []byte{0x37, 0xa4, 0x30, 0xec}) {
+			dopt = zstd.WithDecoderDicts(dict)
+		} else {
+			dopt = zstd.WithDecoderDictRaw(0, dict)
+		}
+		zd, err := zstd.NewReader(nil, append(opts, dopt)...)
+		if err == nil {
+			s.zd = zd
+			return nil
+		}
+		dictErr = fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
 	}
 	zd, err := zstd.NewReader(nil, opts...)
 	if err != nil {
+		// Only options make NewReader fail, and these are constant; still,
+		// nextFrame ends the input rather than use a nil decoder.
 		return fmt.Errorf("%w: %w", ErrZstd, err)
 	}
 	s.zd = zd
-	return nil
+	return dictErr
 }
 
+// readDict reads the dictionary frame at the start of the input, if there
+// is one: nil, nil when there is none.
+func (s *stream) readDict() ([]byte, error) {
+	head, _ := s.br.Peek(8)
+	if !bytes.HasPrefix(head, zstdDictMagic) || len(head) < 8 {
+		return nil, nil
+	}
+	n := binary.LittleEndian.Uint32(head[4:])
+	if n > 64<<20 {
+		return nil, fmt.Errorf("%w: dictionary frame of %d bytes", ErrZstd, n)
+	}
+	s.br.Discard(8)
+	dict := make([]byte, n)
+	if _, err := io.ReadFull(s.br, dict); err != nil {
+		return nil, fmt.Errorf("%w: dictionary frame: %w", ErrZstd, err)
+	}
+	if bytes.HasPrefix(dict, zstdMagic) {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(64<<20))
+		if err != nil {
+			return nil, fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
+		}
+		dict, err = d.DecodeAll(dict, nil)
+		d.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
+		}
+	}
+	return dict, nil
+}
+
+// readZstd decodes the next frame into held, or in direct mode (a frame
+// past maxHeld, or the rest of the input streamed) the next bytes into p.
 func (s *stream) readZstd(p []byte) (int, error) {
 	z := &s.zst
-	for {
-		if z.active {
-			n, err := s.zd.Read(p)
-			s.dpos += int64(n)
-			switch {
-			case err == io.EOF:
-				z.active = false
-				if n > 0 {
-					return n, nil
-				}
-				if z.stream {
-					s.done = true
-					return 0, io.EOF
-				}
-				continue
-			case err != nil:
-				// A streamed frame has taken an unknown part of the input
-				// into the decoder: resync from wherever the reader is, as
-				// after any broken frame (what the decoder held is lost).
-				z.active, z.stream = false, false
-				return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
-			}
-			return n, nil
-		}
-		if s.done {
+	if !z.active {
+		if s.done || s.zd == nil {
 			return 0, io.EOF
 		}
 		if err := s.nextFrame(); err != nil {
 			return 0, err
 		}
 	}
+	var n int
+	var err error
+	if s.direct {
+		n, err = s.zd.Read(p)
+		s.dpos += int64(n)
+		if err == nil {
+			return n, nil
+		}
+	} else if err = s.hold(s.zd); err == nil {
+		s.direct, s.gap = true, false
+		return 0, nil
+	}
+	z.active, s.direct = false, false
+	if err == io.EOF {
+		s.gap = false
+		if z.stream {
+			z.stream, s.done = false, true
+		}
+		return n, nil // held, or (0, nil) for an empty frame: Read goes on
+	}
+	// A streamed frame has taken an unknown part of the input into the
+	// decoder: resync from the byte after its start if the window still
+	// holds it, else from wherever the reader is (what the decoder held is
+	// lost).
+	z.stream = false
+	if env := s.win.failed(); env != nil {
+		s.done = true
+		s.held = s.held[:0]
+		return n, env
+	}
+	if z.cut {
+		err = fmt.Errorf("%w: %w", ErrTruncIn, err)
+	}
+	return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 }
 
 // nextFrame reads the next frame into z.frame and starts decoding it. It
@@ -139,9 +178,15 @@ func (s *stream) nextFrame() error {
 						continue
 					}
 				}
-				s.report(off, fmt.Errorf("%w: skippable frame: %w", ErrZstd, ErrTruncIn), nil)
-				s.done = true
-				return io.EOF
+				// A skippable frame longer than the rest of the input: a
+				// false magic in garbage, or a cut. Look again from the
+				// byte after it.
+				if !gap {
+					gap = true
+					s.report(off, fmt.Errorf("%w: skippable frame: %w", ErrZstd, ErrTruncIn), nil)
+				}
+				s.restart(off)
+				continue
 			}
 		}
 		if !bytes.Equal(head, zstdMagic) {
@@ -158,16 +203,25 @@ func (s *stream) nextFrame() error {
 		s.coff = off
 		s.marks = append(s.marks, memberMark{s.dpos, off})
 		st := s.readFrame()
+		if st == frameCut && s.magicAfter(off, zstdMagic) {
+			// The input does not end inside this frame: it was cut
+			// mid-file and its block headers walked the frames after it.
+			st = frameCorrupt
+		}
 		if st == frameCorrupt {
-			s.report(off, fmt.Errorf("%w: malformed frame", ErrZstd), nil)
-			gap = true
-			if err := s.skipTo(zstdMagic); err != nil {
-				return err
+			if env := s.win.failed(); env != nil {
+				s.done = true
+				return env
 			}
+			if !gap {
+				s.report(off, fmt.Errorf("%w: malformed frame", ErrZstd), nil)
+			}
+			gap = true
+			s.restart(off)
 			continue
 		}
-		s.gap = false
-		z.active = true
+		s.gap = gap // a frame after a gap is part of it until it decodes
+		z.active, z.cut = true, false
 		z.rd.Reset(z.frame)
 		switch st {
 		case frameWhole:
@@ -179,13 +233,27 @@ func (s *stream) nextFrame() error {
 		default:
 			// The input ends inside the frame: decode what there is,
 			// which reports the error after the last good block.
-			s.done = true
+			s.done, z.cut = true, true
 			err = s.zd.Reset(&z.rd)
 		}
-		if err == nil && gap {
-			err = errBreak
+		if err != nil {
+			// The decoder rejected the frame before its first block.
+			z.active, z.stream = false, false
+			if env := s.win.failed(); env != nil {
+				s.done = true
+				return env
+			}
+			if !gap {
+				s.report(off, fmt.Errorf("%w: %w", ErrZstd, err), nil)
+			}
+			gap = true
+			s.restart(off)
+			continue
 		}
-		return err
+		if gap {
+			return errBreak
+		}
+		return nil
 	}
 }
 

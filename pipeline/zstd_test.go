@@ -2,9 +2,13 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestZstdFrames reads .warc.zst inputs frame by frame: records located at
@@ -21,6 +25,8 @@ func TestZstdFrames(t *testing.T) {
 	for i := range noise {
 		noise[i] = byte(rng.Uint32())
 	}
+	recLen := int64(len(robotsResp("a.example", robotsBody)))
+	bigRec := robotsResp("big.example", string(noise))
 	tests := []struct {
 		name     string
 		data     []byte
@@ -33,8 +39,10 @@ func TestZstdFrames(t *testing.T) {
 		{"skippable_frame_between", cat(a, skippable, b), []int64{0, int64(len(a) + len(skippable))}, 0, nil, false},
 		{"garbage_between_frames", cat(a, []byte("<html>oops</html>"), b), []int64{0, int64(len(a)) + 17}, 1, ErrGarbage, false},
 		{"broken_frame_in_the_middle", cat(a, broken, c), []int64{0, int64(len(a) + len(broken))}, 1, ErrZstd, false},
-		{"one_frame_for_everything", zstdBytes(cat(robotsResp("a.example", robotsBody), robotsResp("b.example", robotsBody))), []int64{0, 0}, 0, nil, false},
-		{"frame_too_big_to_hold_streams", cat(a, zstdBytes(robotsResp("big.example", string(noise))), c), []int64{0, int64(len(a)), int64(len(a))}, 0, nil, true},
+		// A record inside a frame that holds others has no stored offset
+		// of its own: it is located by its decompressed offset.
+		{"one_frame_for_everything", zstdBytes(cat(robotsResp("a.example", robotsBody), robotsResp("b.example", robotsBody))), []int64{0, recLen}, 0, nil, false},
+		{"frame_too_big_to_hold_streams", cat(a, zstdBytes(bigRec), c), []int64{0, int64(len(a)), recLen + int64(len(bigRec))}, 0, nil, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,6 +66,59 @@ func TestZstdFrames(t *testing.T) {
 			}
 			if tc.sentinel != nil && !errors.Is(sum.Diagnostics[0], tc.sentinel) {
 				t.Errorf("diagnostic %v, want %v", sum.Diagnostics[0], tc.sentinel)
+			}
+		})
+	}
+}
+
+// TestZstdBadDictionary: a dictionary frame that cannot be used is one
+// counted error, and the input is read without it: frames made without a
+// dictionary decode, a frame that needed it is broken on its own.
+func TestZstdBadDictionary(t *testing.T) {
+	dictFrame := func(content []byte) []byte {
+		hdr := make([]byte, 8)
+		binary.LittleEndian.PutUint32(hdr, 0x184D2A5D)
+		binary.LittleEndian.PutUint32(hdr[4:], uint32(len(content)))
+		return append(hdr, content...)
+	}
+	raw := []byte(strings.Repeat("WARC/1.1\r\nWARC-Type: response\r\nUser-agent: *\nDisallow: /\n", 8))
+	brokenFrame := zstdBytes(raw)
+	brokenFrame[len(brokenFrame)/2] ^= 0xff
+	frames := cat(zstdBytes(robotsResp("a.example", robotsBody)),
+		zstdBytes(robotsResp("b.example", robotsBody), zstd.WithEncoderDictRaw(7, raw)),
+		zstdBytes(robotsResp("c.example", robotsBody)))
+	for _, tc := range []struct {
+		name string
+		dict []byte
+	}{
+		{"compressed_dictionary_broken", brokenFrame},
+		{"dictionary_magic_bad_content", append([]byte{0x37, 0xa4, 0x30, 0xec}, bytes.Repeat([]byte{1}, 12)...)},
+		{"dictionary_frame_cut", dictFrame(raw)[:20]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := cat(dictFrame(tc.dict), frames)
+			if tc.name == "dictionary_frame_cut" {
+				data = tc.dict
+			}
+			caps, sum, err := collect(t, Config{Workers: 2}, writeTemp(t, "x.warc.zst", data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, errs := []string{"https://a.example/robots.txt", "https://c.example/robots.txt"}, int64(2)
+			if tc.name == "dictionary_frame_cut" {
+				want, errs = nil, 1
+			}
+			var urls []string
+			for _, c := range caps {
+				urls = append(urls, c.URL)
+			}
+			if strings.Join(urls, " ") != strings.Join(want, " ") || sum.Errors[ClassContainer] != errs || sum.ErrorCount() != errs {
+				t.Fatalf("captures %v, errors %v", urls, sum.Diagnostics)
+			}
+			for _, d := range sum.Diagnostics {
+				if !errors.Is(d, ErrZstd) {
+					t.Errorf("diagnostic %v does not wrap ErrZstd", d)
+				}
 			}
 		})
 	}

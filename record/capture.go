@@ -16,11 +16,22 @@ import "time"
 // string fields are ordinary Go strings and may be kept.
 type Capture struct {
 	// Where the capture came from. Source is the input as named on the
-	// command line or in a manifest (a path or a URL); Offset is the byte
-	// offset of the record's first byte in that input as stored (for a
-	// compressed input, the offset of its gzip member or zstd frame when
-	// records are compressed one by one, else of the compressed stream);
-	// Index counts records (of every type) from 0 within Source.
+	// command line or in a manifest (a path or a URL); Index counts records
+	// (of every type) or rows from 0 within Source.
+	//
+	// Offset locates the record in Source, one offset per record: in a
+	// plain input, the byte offset of its first byte; in a compressed WARC
+	// whose record begins a gzip member or zstd frame (one record per
+	// member, as Common Crawl writes them), the stored offset of that
+	// member, where a reader can seek; for a record inside a member or
+	// stream that it shares with the records before it (a whole-file
+	// .warc.gz, a frame holding several records), and for every row or
+	// entry of a compressed dump (.jsonl.gz, .csv.zst, .tar.gz), its byte
+	// offset in the decompressed input: the offset the plain file would
+	// give it. Such a record has no stored offset of its own, and its
+	// member's would be shared by all of them. In a file that mixes the two
+	// layouts an offset of one kind may equal one of the other; Index is
+	// unique within Source in every case.
 	Source string
 	Offset int64
 	Index  int64

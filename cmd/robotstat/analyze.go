@@ -79,6 +79,7 @@ type analyzeFlags struct {
 	cpuprofile, memprofile                                                  string
 	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB                                     int
+	connectTimeout, headerTimeout, idleTimeout                              time.Duration
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
@@ -111,6 +112,9 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.manifestBase, "manifest-base", "", "`URL` or folder prefixed to relative lines of a manifest, e.g. https://data.commoncrawl.org/")
 	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,status=S,body=B,time=T (defaults url,status,body,time)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", pipeline.DefaultConnectTimeout, "http(s) inputs: give up a try that has no connection after `DURATION` (retried)")
+	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", pipeline.DefaultIdleTimeout, "http(s) inputs: give up a try whose body sends nothing for `DURATION` (resumed)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error (inputs committed before it are kept)")
 	fs.BoolVar(&f.redo, "redo", false, "read every input again, also those --out already holds from an earlier run with the same options")
@@ -210,6 +214,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		Fields:       fields,
 		ManifestBase: f.manifestBase,
 		Stdin:        m.Stdin,
+
+		ConnectTimeout: f.connectTimeout,
+		HeaderTimeout:  f.headerTimeout,
+		IdleTimeout:    f.idleTimeout,
 	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30

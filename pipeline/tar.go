@@ -1,0 +1,216 @@
+package pipeline
+
+import (
+	"archive/tar"
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Tar archives (plain, gzip or zstd) hold one robots.txt per regular file,
+// named by host. A tar stream has no record separator, but every header is
+// a 512-byte block with a checksum and, since POSIX.1-1988, the "ustar"
+// magic at byte 257: after damage (a header that does not check out, a
+// broken gzip member that leaves the stream misaligned) reading resumes at
+// the next block, at any byte offset, that is a valid ustar header.
+
+// tar reads a tar archive of files named by host. An entry the stream ends
+// inside is delivered as far as it goes (BodyTruncated) and counted.
+func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
+	if err := d.open(ctx, rc); err != nil {
+		return err
+	}
+	if d.tbr == nil {
+		d.tbr = bufio.NewReaderSize(&d.s, 64<<10)
+	} else {
+		d.tbr.Reset(&d.s)
+	}
+	ts := &d.ts
+	*ts = tarSource{r: d.tbr, last: ts.last[:0], replay: ts.replay[:0]}
+	pos := &countingReader{r: ts} // decompressed offset of what tar has read
+	tr := tar.NewReader(pos)
+	for idx := int64(0); ; idx++ {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			return d.stop
+		}
+		if errors.Is(err, tar.ErrInsecurePath) && hdr != nil {
+			err = nil // only the name's last element is used
+		}
+		if err != nil {
+			if !isTarDataErr(err) {
+				return err
+			}
+			if e := d.src.dataErr(pos.n, idx, ClassRow, errors.Join(ErrRow, err), nil); e != nil {
+				return e
+			}
+			if errors.Is(err, tar.ErrHeader) && ts.lookBack(pos) {
+				tr = tar.NewReader(pos)
+				continue
+			}
+			if !d.resyncTar(pos) {
+				return d.stop
+			}
+			tr = tar.NewReader(pos)
+			continue
+		}
+		if d.stop != nil {
+			return d.stop
+		}
+		if hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		d.r.records.Add(1)
+		off := pos.n // the end of the entry's header: unique per entry
+		body, total, err := d.readBody(tr)
+		if err != nil && !isTarDataErr(err) {
+			return err
+		}
+		cut := total < hdr.Size
+		if cut {
+			if e := d.src.dataErr(off, idx, ClassRow, fmt.Errorf("%w: %w: entry %q has %d of its %d bytes", ErrRow, ErrTruncIn, excerpt([]byte(hdr.Name)), total, hdr.Size), nil); e != nil {
+				return e
+			}
+		}
+		if err := d.direct(ctx, off, idx, "https://"+hostFromFileName(hdr.Name)+"/robots.txt", 0, hdr.ModTime.UTC(), body, total, cut); err != nil {
+			return err
+		}
+		if cut {
+			if !d.resyncTar(pos) {
+				return d.stop
+			}
+			tr = tar.NewReader(pos)
+		}
+	}
+}
+
+// isTarDataErr tells the errors of a damaged tar stream from environment
+// failures, which the stream returns as they are.
+func isTarDataErr(err error) bool {
+	return err == errBreak || err == io.ErrUnexpectedEOF || errors.Is(err, tar.ErrHeader) ||
+		errors.Is(err, tar.ErrFieldTooLong) || errors.Is(err, strconv.ErrSyntax)
+}
+
+var ustarMagic = []byte("ustar")
+
+// tarSource is what tar.Reader reads: the stream, remembering the last
+// block handed out. A header block tar.Reader rejects may hold the start of
+// the next real header (garbage before it misaligned the stream), so
+// lookBack searches it from its second byte before resyncTar searches on.
+type tarSource struct {
+	r      *bufio.Reader
+	last   []byte // the last up to 512 bytes handed out
+	replay []byte // bytes to hand out again before r
+	scan   []byte // scratch for lookBack
+}
+
+func (t *tarSource) Read(p []byte) (int, error) {
+	var n int
+	var err error
+	if len(t.replay) > 0 {
+		n = copy(p, t.replay)
+		t.replay = t.replay[n:]
+	} else {
+		n, err = t.r.Read(p)
+	}
+	if n >= 512 {
+		t.last = append(t.last[:0], p[n-512:n]...)
+	} else if n > 0 {
+		if drop := len(t.last) + n - 512; drop > 0 {
+			t.last = t.last[:copy(t.last, t.last[drop:])]
+		}
+		t.last = append(t.last, p[:n]...)
+	}
+	return n, err
+}
+
+// lookBack looks for a valid header starting inside the block just
+// rejected, after its first byte; found, it hands the bytes from there out
+// again and reports true.
+func (t *tarSource) lookBack(pos *countingReader) bool {
+	if len(t.replay) > 0 || len(t.last) < 2 {
+		return false
+	}
+	ahead, _ := t.r.Peek(min(t.r.Buffered(), 511))
+	if len(ahead) < 511 {
+		ahead, _ = t.r.Peek(511)
+	}
+	t.scan = append(append(t.scan[:0], t.last[1:]...), ahead...)
+	for h := 0; h < len(t.last)-1 && h+512 <= len(t.scan); h++ {
+		if t.scan[h+257] == 'u' && bytes.HasPrefix(t.scan[h+257:], ustarMagic) && validTarHeader(t.scan[h:h+512]) {
+			back := t.last[1+h:]
+			t.replay = append(t.replay[:0], back...)
+			pos.n -= int64(len(back))
+			return true
+		}
+	}
+	return false
+}
+
+// resyncTar skips to the next 512-byte block that is a ustar header whose
+// checksum matches, at any offset after what tar.Reader has read (a header
+// it rejected is skipped whole). It reports false at the end of the stream;
+// an environment error ends it too and the caller's next read returns it.
+func (d *decoder) resyncTar(pos *countingReader) bool {
+	br := d.tbr
+	for {
+		buf, _ := br.Peek(br.Buffered())
+		if len(buf) < 512 {
+			var err error
+			if buf, err = br.Peek(512); len(buf) < 512 {
+				// Too few bytes to hold a header before a break (what
+				// follows does not continue them) or the end.
+				n, _ := br.Discard(len(buf))
+				pos.n += int64(n)
+				if err == errBreak {
+					continue
+				}
+				return false
+			}
+		}
+		i := bytes.Index(buf[257:], ustarMagic)
+		if i < 0 {
+			n, _ := br.Discard(len(buf) - 257 - len(ustarMagic) + 1)
+			pos.n += int64(n)
+			continue
+		}
+		if i+512 > len(buf) {
+			n, _ := br.Discard(i)
+			pos.n += int64(n)
+			if buf, _ = br.Peek(512); len(buf) < 512 {
+				continue
+			}
+			i = 0
+		}
+		if validTarHeader(buf[i : i+512]) {
+			n, _ := br.Discard(i)
+			pos.n += int64(n)
+			return true
+		}
+		n, _ := br.Discard(i + 1)
+		pos.n += int64(n)
+	}
+}
+
+// validTarHeader checks a header block's checksum (the sum of its bytes
+// with the checksum field read as spaces; old writers summed signed bytes).
+func validTarHeader(b []byte) bool {
+	field := bytes.TrimRight(bytes.TrimLeft(b[148:156], " \x00"), " \x00")
+	want, err := strconv.ParseUint(string(field), 8, 32)
+	if err != nil || len(field) == 0 {
+		return false
+	}
+	var u, s int64
+	for i, c := range b {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		u += int64(c)
+		s += int64(int8(c))
+	}
+	return int64(want) == u || int64(want) == s
+}
