@@ -6,6 +6,8 @@ import (
 	"context"
 	"io"
 	"sync"
+
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // decoder reads one input at a time in its own goroutine. Its buffers are
@@ -150,7 +152,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			// fetchStatus (Heritrix's crawl-log codes). It becomes a
 			// capture with that status and no body, which RFC 9309 section
 			// 2.3.1.4 reads as unreachable. Other metadata is read past.
-			if !hasPrefixFold(h.ContentType, "application/warc-fields") || (!all && !isRobotsPath(h.TargetURI)) {
+			if !ascii.HasPrefixFold(h.ContentType, "application/warc-fields") || (!all && !isRobotsPath(h.TargetURI)) {
 				continue
 			}
 			var err error
@@ -162,7 +164,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if len(v) < 2 || v[0] != '-' {
 				continue
 			}
-			n, ok := parseDecimal(v[1:])
+			n, ok := ascii.ParseDecimal(v[1:])
 			if !ok || n == 0 {
 				continue
 			}
@@ -205,8 +207,8 @@ func warcField(b []byte, name string) []byte {
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, []byte("\n"))
-		if i := bytes.IndexByte(line, ':'); i > 0 && equalFold(trimSpace(line[:i]), name) {
-			return trimSpace(line[i+1:])
+		if i := bytes.IndexByte(line, ':'); i > 0 && ascii.EqualFold(ascii.Trim(line[:i], &ascii.LineSpace), name) {
+			return ascii.Trim(line[i+1:], &ascii.LineSpace)
 		}
 	}
 	return nil

@@ -1,6 +1,10 @@
 package pipeline
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/robotstat/robotstat/internal/ascii"
+)
 
 // HTTPHeader is the part of an HTTP/1.x response header that robotstat
 // reads (RFC 9112 section 4 status line, section 5 fields). Every []byte
@@ -45,7 +49,7 @@ func ParseHTTPHeader(block []byte, h *HTTPHeader) (n int, err error) {
 	} else {
 		line = block[p : p+eol]
 	}
-	if !parseStatusLine(trimSpace(line), h) {
+	if !parseStatusLine(ascii.Trim(line, &ascii.LineSpace), h) {
 		return 0, ErrStatusLine
 	}
 	if eol < 0 {
@@ -70,7 +74,7 @@ func ParseHTTPHeader(block []byte, h *HTTPHeader) (n int, err error) {
 
 // parseStatusLine reads "HTTP/x.y SP ddd [SP reason]".
 func parseStatusLine(line []byte, h *HTTPHeader) bool {
-	if !hasPrefixFold(line, "HTTP/") {
+	if !ascii.HasPrefixFold(line, "HTTP/") {
 		return false
 	}
 	i := 5
@@ -84,7 +88,7 @@ func parseStatusLine(line []byte, h *HTTPHeader) bool {
 	if i+3 > len(line) {
 		return false
 	}
-	s, ok := parseDecimal(line[i : i+3])
+	s, ok := ascii.ParseDecimal(line[i : i+3])
 	if !ok || s < 100 {
 		return false
 	}
@@ -93,7 +97,7 @@ func parseStatusLine(line []byte, h *HTTPHeader) bool {
 		return false // "2000" is not a status
 	}
 	h.Status = int(s)
-	h.Reason = trimSpace(line[i:])
+	h.Reason = ascii.Trim(line[i:], &ascii.LineSpace)
 	return true
 }
 
@@ -102,32 +106,32 @@ func (h *HTTPHeader) field(line []byte) {
 	if i <= 0 {
 		return
 	}
-	name, val := trimSpace(line[:i]), trimSpace(line[i+1:])
-	if hasPrefixFold(name, "X-Crawler-") {
+	name, val := ascii.Trim(line[:i], &ascii.LineSpace), ascii.Trim(line[i+1:], &ascii.LineSpace)
+	if ascii.HasPrefixFold(name, "X-Crawler-") {
 		h.Crawler = true
 		return
 	}
 	switch len(name) {
 	case 8:
-		if equalFold(name, "Location") {
+		if ascii.EqualFold(name, "Location") {
 			h.Location = val
 		}
 	case 12:
-		if equalFold(name, "Content-Type") {
+		if ascii.EqualFold(name, "Content-Type") {
 			h.ContentType = val
 		}
 	case 14:
-		if equalFold(name, "Content-Length") {
-			if n, ok := parseDecimal(val); ok {
+		if ascii.EqualFold(name, "Content-Length") {
+			if n, ok := ascii.ParseDecimal(val); ok {
 				h.ContentLength = n
 			}
 		}
 	case 16:
-		if equalFold(name, "Content-Encoding") {
+		if ascii.EqualFold(name, "Content-Encoding") {
 			h.ContentEncoding = val
 		}
 	case 17:
-		if equalFold(name, "Transfer-Encoding") {
+		if ascii.EqualFold(name, "Transfer-Encoding") {
 			h.TransferEncoding = val
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zlib"
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // maxDecoded bounds how far an encoded payload is inflated to learn its true
@@ -62,14 +63,14 @@ func (d *payloadDecoder) decode(h *HTTPHeader, p []byte, stored int64, limit int
 	var src io.Reader
 	switch {
 	case ce == nil:
-	case equalFold(ce, "gzip") || equalFold(ce, "x-gzip"):
+	case ascii.EqualFold(ce, "gzip") || ascii.EqualFold(ce, "x-gzip"):
 		if bytes.HasPrefix(p, gzipMagic[:2]) {
 			d.rd.Reset(p)
 			if d.gz.Reset(&d.rd) == nil {
 				src = &d.gz
 			}
 		}
-	case equalFold(ce, "deflate"):
+	case ascii.EqualFold(ce, "deflate"):
 		d.rd.Reset(p)
 		if len(p) >= 2 && p[0]&0x0f == 8 && (uint(p[0])<<8|uint(p[1]))%31 == 0 {
 			if d.zl == nil {
@@ -88,7 +89,7 @@ func (d *payloadDecoder) decode(h *HTTPHeader, p []byte, stored int64, limit int
 			}
 			src = d.fl
 		}
-	case equalFold(ce, "br"):
+	case ascii.EqualFold(ce, "br"):
 		d.rd.Reset(p)
 		if d.br == nil {
 			d.br = brotli.NewReader(&d.rd)
@@ -211,9 +212,9 @@ func dechunk(p []byte) (data []byte, ok, truncated bool) {
 		if eol < 0 {
 			return p[:w], true, true
 		}
-		line := trimSpace(p[r : r+eol])
+		line := ascii.Trim(p[r:r+eol], &ascii.LineSpace)
 		if i := bytes.IndexByte(line, ';'); i >= 0 {
-			line = trimSpace(line[:i])
+			line = ascii.Trim(line[:i], &ascii.LineSpace)
 		}
 		if len(line) == 0 || len(line) > maxChunkDigits {
 			return p[:w], false, false

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"strconv"
 	"time"
+
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // parseTime reads the fetch times archives use: WARC-Date (ISO 8601 in
@@ -39,7 +41,7 @@ func parseTime(b []byte) (time.Time, bool) {
 func digitsTime(y, mo, d, h, mi, s []byte) (time.Time, bool) {
 	var v [6]int
 	for i, f := range [6][]byte{y, mo, d, h, mi, s} {
-		n, ok := parseDecimal(f)
+		n, ok := ascii.ParseDecimal(f)
 		if !ok {
 			return time.Time{}, false
 		}

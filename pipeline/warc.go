@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // WARCHeader is the part of a WARC record header that robotstat reads
@@ -406,53 +408,53 @@ func (w *WARCReader) parseHeader() bool {
 	h.Raw = w.sc
 	h.ContentLength = -1
 	line, rest, _ := bytes.Cut(w.sc, []byte("\n"))
-	h.Version = trimSpace(line)
+	h.Version = ascii.Trim(line, &ascii.LineSpace)
 	for len(rest) > 0 {
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		i := bytes.IndexByte(line, ':')
 		if i <= 0 {
 			continue // folded or stray line: nothing robotstat reads is folded
 		}
-		name, val := trimSpace(line[:i]), trimSpace(line[i+1:])
+		name, val := ascii.Trim(line[:i], &ascii.LineSpace), ascii.Trim(line[i+1:], &ascii.LineSpace)
 		switch len(name) {
 		case 9:
-			if equalFold(name, "WARC-Type") {
+			if ascii.EqualFold(name, "WARC-Type") {
 				h.Type = val
-			} else if equalFold(name, "WARC-Date") {
+			} else if ascii.EqualFold(name, "WARC-Date") {
 				h.Date = val
 			}
 		case 12:
-			if equalFold(name, "Content-Type") {
+			if ascii.EqualFold(name, "Content-Type") {
 				h.ContentType = val
 			}
 		case 14:
-			if equalFold(name, "Content-Length") {
-				n, ok := parseDecimal(val)
+			if ascii.EqualFold(name, "Content-Length") {
+				n, ok := ascii.ParseDecimal(val)
 				if !ok {
 					w.report(w.off, w.index, ClassRecord, ErrContentLength, line)
 					return false
 				}
 				h.ContentLength = n
-			} else if equalFold(name, "WARC-Record-ID") {
+			} else if ascii.EqualFold(name, "WARC-Record-ID") {
 				h.RecordID = val
-			} else if equalFold(name, "WARC-Truncated") {
+			} else if ascii.EqualFold(name, "WARC-Truncated") {
 				h.Truncated = val
 			}
 		case 15:
-			if equalFold(name, "WARC-Target-URI") {
+			if ascii.EqualFold(name, "WARC-Target-URI") {
 				if len(val) >= 2 && val[0] == '<' && val[len(val)-1] == '>' {
-					val = trimSpace(val[1 : len(val)-1])
+					val = ascii.Trim(val[1:len(val)-1], &ascii.LineSpace)
 				}
 				h.TargetURI = val
-			} else if equalFold(name, "WARC-IP-Address") {
+			} else if ascii.EqualFold(name, "WARC-IP-Address") {
 				h.IPAddress = val
 			}
 		case 19:
-			if equalFold(name, "WARC-Payload-Digest") {
+			if ascii.EqualFold(name, "WARC-Payload-Digest") {
 				h.PayloadDigest = val
 			}
 		case 28:
-			if equalFold(name, "WARC-Identified-Payload-Type") {
+			if ascii.EqualFold(name, "WARC-Identified-Payload-Type") {
 				h.IdentifiedType = val
 			}
 		}

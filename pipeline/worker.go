@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"time"
+
+	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 type jobKind uint8
@@ -201,7 +203,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 				return err
 			}
 		case ErrStatusLine:
-			if hasPrefixFold(block, "HTTP/") || hasPrefixFold(j.field(fContentType), "application/http") {
+			if ascii.HasPrefixFold(block, "HTTP/") || ascii.HasPrefixFold(j.field(fContentType), "application/http") {
 				return j.src.dataErr(j.offset, j.index, ClassHTTP, err, block)
 			}
 			hh, n = nil, 0
@@ -268,7 +270,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 // identity reports a payload stored without codings to remove, so that its
 // Content-Length can be compared with what the archive holds.
 func identity(h *HTTPHeader) bool {
-	return h.Crawler || (h.TransferEncoding == nil && (h.ContentEncoding == nil || equalFold(lastToken(h.ContentEncoding), "identity")))
+	return h.Crawler || (h.TransferEncoding == nil && (h.ContentEncoding == nil || ascii.EqualFold(lastToken(h.ContentEncoding), "identity")))
 }
 
 // hasContent reports a status whose response carries content (RFC 9110
