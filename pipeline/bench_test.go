@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 // ccLike builds n Common-Crawl-shaped request+response pairs, one gzip
@@ -115,7 +117,7 @@ func BenchmarkRun(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				sum, err := Run(context.Background(), Config{Workers: w, Responses: ResponsesAll}, []string{p}, func(int, *Capture) error { return nil })
+				sum, err := Run(context.Background(), Config{Workers: w, Responses: ResponsesAll}, []string{p}, func(int, *record.Capture) error { return nil })
 				if err != nil || sum.Captures != 2000 {
 					b.Fatal(err, sum.Captures)
 				}

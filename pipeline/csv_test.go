@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 // csvRecords reads every record of data with csvReader, through a reader
@@ -178,7 +180,7 @@ func TestCSVStrayQuote(t *testing.T) {
 			strays := tc.count(rows)
 			var n atomic.Int64
 			sum, err := Run(t.Context(), Config{Workers: 2}, []string{writeGenerated(t, "d.csv", &strayQuoteCSV{rows: rows, stray: tc.stray})},
-				func(w int, c *Capture) error {
+				func(w int, c *record.Capture) error {
 					if strings.HasPrefix(c.URL, "https://stray") {
 						return errors.New("a stray row was read: " + c.URL)
 					}

@@ -3,7 +3,7 @@
 // the IIPC dictionary frame, read frame by frame), JSON Lines and CSV dumps, tar archives, folders
 // of files named by host, manifests of paths or URLs, and HTTP(S) URLs. It
 // fans the captures out to a bounded pool of workers. It knows nothing about
-// statistics or Parquet: consumers receive a *Capture and do with it what
+// statistics or Parquet: consumers receive a *record.Capture and do with it what
 // they will.
 //
 // Run is the entry point. Underneath it, two readers are usable on their own:

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 )
 
 // A command reads its inputs with one parser per worker, prints the summary
@@ -26,7 +27,7 @@ func ExampleRun() {
 		ManifestBase: "https://data.commoncrawl.org/",
 	}
 	perWorker := make([]int, pipeline.DefaultConfig().Workers)
-	sum, err := pipeline.Run(ctx, cfg, []string{"crawl-data/CC-MAIN-2024-22/robotstxt.paths.gz"}, func(w int, c *pipeline.Capture) error {
+	sum, err := pipeline.Run(ctx, cfg, []string{"crawl-data/CC-MAIN-2024-22/robotstxt.paths.gz"}, func(w int, c *record.Capture) error {
 		if c.Status == 200 && c.RobotsPath {
 			perWorker[w]++ // c.Body is only valid until we return
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/robotstat/robotstat/record"
 )
 
 // Native fuzz targets over the container layer and the whole pipeline
@@ -185,7 +186,7 @@ func FuzzRun(f *testing.F) {
 		var delivered int64
 		var bad error
 		sum, err := Run(context.Background(), Config{Workers: 2, Responses: ResponsesAll, BodyLimit: bodyLimit, MaxDiagnostics: 1 << 20}, []string{name},
-			func(w int, c *Capture) error {
+			func(w int, c *record.Capture) error {
 				mu.Lock()
 				defer mu.Unlock()
 				delivered++

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync"
 	"testing"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 // corpus is the shared real data, beside the repository (CI has it too).
@@ -14,7 +16,7 @@ const corpus = "../../shared/corpus/"
 
 // got is a capture copied out of the consumer.
 type got struct {
-	Capture
+	record.Capture
 	Body string
 }
 
@@ -24,7 +26,7 @@ func collect(t testing.TB, cfg Config, inputs ...string) ([]got, Summary, error)
 	t.Helper()
 	var mu sync.Mutex
 	var out []got
-	sum, err := Run(context.Background(), cfg, inputs, func(w int, c *Capture) error {
+	sum, err := Run(context.Background(), cfg, inputs, func(w int, c *record.Capture) error {
 		if w < 0 || w >= max(cfg.Workers, 1) && cfg.Workers != 0 {
 			return errors.New("worker out of range")
 		}

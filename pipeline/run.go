@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/robotstat/robotstat/record"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -15,7 +16,7 @@ import (
 // (a parser, an accumulator) in a slice indexed by it. c and c.Body are
 // reused after the call returns (see Capture). An error ends the run: it is
 // an environment failure (a full disk, a closed writer), not a data error.
-type Consumer func(worker int, c *Capture) error
+type Consumer func(worker int, c *record.Capture) error
 
 // Run reads the inputs and hands every capture to consume.
 //

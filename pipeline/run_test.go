@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 // hugeRecord generates a WARC with one response record whose body is n
@@ -105,7 +107,7 @@ func TestWorkers(t *testing.T) {
 	var busy [workers]atomic.Int32
 	var calls atomic.Int64
 	files, _ := filepath.Glob(corpus + "warc/real/*")
-	sum, err := Run(context.Background(), Config{Workers: workers, Responses: ResponsesAll}, files, func(w int, c *Capture) error {
+	sum, err := Run(context.Background(), Config{Workers: workers, Responses: ResponsesAll}, files, func(w int, c *record.Capture) error {
 		if w < 0 || w >= workers {
 			return errors.New("worker id out of range")
 		}
@@ -129,7 +131,7 @@ func TestConsumerErrorStopsRun(t *testing.T) {
 	needCorpus(t)
 	boom := errors.New("disk full")
 	var n atomic.Int64
-	_, err := Run(context.Background(), Config{Workers: 2, Responses: ResponsesAll}, []string{corpus + "warc/real/heritrix-2008-blackbook.warc.gz"}, func(w int, c *Capture) error {
+	_, err := Run(context.Background(), Config{Workers: 2, Responses: ResponsesAll}, []string{corpus + "warc/real/heritrix-2008-blackbook.warc.gz"}, func(w int, c *record.Capture) error {
 		if n.Add(1) == 10 {
 			return boom
 		}
@@ -145,7 +147,7 @@ func TestCancel(t *testing.T) {
 	var n atomic.Int64
 	done := make(chan error)
 	go func() {
-		_, err := Run(ctx, Config{Workers: 2, Stdin: newHugeRecord(1 << 40)}, []string{"-"}, func(w int, c *Capture) error { n.Add(1); return nil })
+		_, err := Run(ctx, Config{Workers: 2, Stdin: newHugeRecord(1 << 40)}, []string{"-"}, func(w int, c *record.Capture) error { n.Add(1); return nil })
 		done <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -178,11 +180,11 @@ func TestStrict(t *testing.T) {
 }
 
 func TestMissingInputIsEnvironmentError(t *testing.T) {
-	_, err := Run(context.Background(), Config{}, []string{filepath.Join(t.TempDir(), "nope.warc.gz")}, func(int, *Capture) error { return nil })
+	_, err := Run(context.Background(), Config{}, []string{filepath.Join(t.TempDir(), "nope.warc.gz")}, func(int, *record.Capture) error { return nil })
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("err %v", err)
 	}
-	_, err = Run(context.Background(), Config{}, []string{"-"}, func(int, *Capture) error { return nil })
+	_, err = Run(context.Background(), Config{}, []string{"-"}, func(int, *record.Capture) error { return nil })
 	if !errors.Is(err, ErrNoStdin) {
 		t.Fatalf("err %v", err)
 	}

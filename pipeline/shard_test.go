@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 // TestMain doubles as the shard helper process: with ROBOTSTAT_SHARD_HELPER
@@ -32,7 +34,7 @@ func shardHelper(dir string) int {
 	}
 	var mu sync.Mutex
 	seen := map[string]int{}
-	_, err = Run(context.Background(), Config{Shard: sh}, []string{dir}, func(w int, c *Capture) error {
+	_, err = Run(context.Background(), Config{Shard: sh}, []string{dir}, func(w int, c *record.Capture) error {
 		mu.Lock()
 		seen[filepath.Base(c.Source)]++
 		mu.Unlock()

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 func TestSummaryLine(t *testing.T) {
@@ -87,7 +89,7 @@ func TestProgress(t *testing.T) {
 	needCorpus(t)
 	var buf syncBuffer
 	var once sync.Once
-	sum, err := Run(context.Background(), Config{Progress: &buf}, []string{corpus + "warc/real/heritrix-2008-blackbook.warc.gz"}, func(int, *Capture) error {
+	sum, err := Run(context.Background(), Config{Progress: &buf}, []string{corpus + "warc/real/heritrix-2008-blackbook.warc.gz"}, func(int, *record.Capture) error {
 		once.Do(func() { time.Sleep(3 * progressEvery / 2) }) // let the bar draw once
 		return nil
 	})

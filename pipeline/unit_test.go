@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robotstat/robotstat/record"
 )
 
 // writeWARC writes n robots.txt responses of hosts prefix0..prefix(n-1) to
@@ -70,7 +72,7 @@ func (l *unitLog) config(cfg Config) Config {
 	return cfg
 }
 
-func (l *unitLog) consume(w int, c *Capture) error {
+func (l *unitLog) consume(w int, c *record.Capture) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.byWorker[w] == nil {
@@ -176,7 +178,7 @@ func TestUnitDoneCounts(t *testing.T) {
 		mu.Unlock()
 		return nil
 	}}
-	if _, err := Run(context.Background(), cfg, inputs, func(int, *Capture) error { return nil }); err != nil {
+	if _, err := Run(context.Background(), cfg, inputs, func(int, *record.Capture) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	for i, p := range inputs {
@@ -199,7 +201,7 @@ func TestSkip(t *testing.T) {
 	cfg := l.config(Config{Workers: 2, Skip: func(u Unit) bool { return u.Index%2 == 1 }})
 	var mu sync.Mutex
 	var sources []string
-	sum, err := Run(context.Background(), cfg, inputs, func(w int, c *Capture) error {
+	sum, err := Run(context.Background(), cfg, inputs, func(w int, c *record.Capture) error {
 		mu.Lock()
 		sources = append(sources, c.Source)
 		mu.Unlock()
@@ -241,7 +243,7 @@ func TestShardByUnit(t *testing.T) {
 		var mu sync.Mutex
 		hosts := map[string]bool{}
 		cfg := Config{Workers: 2, Shard: Shard{i, 3}}
-		_, err := Run(context.Background(), cfg, inputs, func(w int, c *Capture) error {
+		_, err := Run(context.Background(), cfg, inputs, func(w int, c *record.Capture) error {
 			mu.Lock()
 			hosts[filepath.Base(c.Source)] = true
 			seen[c.URL]++
@@ -308,7 +310,7 @@ func TestKeepGoing(t *testing.T) {
 
 	cfg.KeepGoing = false
 	cfg.BatchDone, cfg.UnitDone = nil, nil // another run: not l's
-	if _, err := Run(context.Background(), cfg, inputs, func(int, *Capture) error { return nil }); err == nil {
+	if _, err := Run(context.Background(), cfg, inputs, func(int, *record.Capture) error { return nil }); err == nil {
 		t.Error("without KeepGoing a refused download must fail the run")
 	}
 }
@@ -321,7 +323,7 @@ func TestUnitDoneError(t *testing.T) {
 	writeWARC(t, p, "e", 3)
 	boom := errors.New("disk full")
 	cfg := Config{Workers: 2, UnitDone: func(UnitResult) error { return boom }}
-	if _, err := Run(context.Background(), cfg, []string{p, p}, func(int, *Capture) error { return nil }); !errors.Is(err, boom) {
+	if _, err := Run(context.Background(), cfg, []string{p, p}, func(int, *record.Capture) error { return nil }); !errors.Is(err, boom) {
 		t.Fatalf("err %v, want %v", err, boom)
 	}
 }

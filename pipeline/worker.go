@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/internal/ascii"
+	"github.com/robotstat/robotstat/record"
 )
 
 type jobKind uint8
@@ -126,7 +127,7 @@ func (j *rec) field(i int) []byte {
 // workerState is what one worker reuses from capture to capture.
 type workerState struct {
 	id  int
-	c   Capture
+	c   record.Capture
 	hh  HTTPHeader
 	dec payloadDecoder
 	sc  []byte // string fields, converted to one string per capture
@@ -168,7 +169,7 @@ func (r *runner) work(ctx context.Context, id int) error {
 
 func (r *runner) process(w *workerState, j *rec) error {
 	c := &w.c
-	*c = Capture{Source: j.src.name, Offset: j.offset, Index: j.index, Crawl: j.crawl}
+	*c = record.Capture{Source: j.src.name, Offset: j.offset, Index: j.index, Crawl: j.crawl}
 	if j.kind == jobDirect {
 		c.URL, c.Status, c.FetchTime = j.url, j.status, j.time
 		c.RobotsPath = isRobotsPath([]byte(j.url))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 )
 
 // TestScanPipeline reads the scan's files with robotstat's pipeline, as
@@ -20,8 +21,8 @@ func TestScanPipeline(t *testing.T) {
 	}
 	files, _ := Files(cfg.Dir)
 	pc := pipeline.Config{Workers: 1, Responses: pipeline.ResponsesAll}
-	first := map[string]pipeline.Capture{}
-	sum, err := pipeline.Run(context.Background(), pc, files, func(w int, c *pipeline.Capture) error {
+	first := map[string]record.Capture{}
+	sum, err := pipeline.Run(context.Background(), pc, files, func(w int, c *record.Capture) error {
 		host := c.URL[strings.Index(c.URL, "://")+3:]
 		host = host[:strings.IndexByte(host, '/')]
 		if _, ok := first[host]; !ok && c.RobotsPath {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
@@ -376,7 +377,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 // batch until the pipeline's batch of captures is done (unitWriter's
 // batchDone): a pipeline batch holds one unit's captures, and rows must go
 // to their unit's dataset.
-func (r *analyzeRun) consume(w int, c *pipeline.Capture) error {
+func (r *analyzeRun) consume(w int, c *record.Capture) error {
 	wk := r.workers[w]
 	wk.outcomes.add(wk.analyzer.Analyze(c, &wk.batch))
 	return nil

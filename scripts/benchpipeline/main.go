@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/scripts/internal/floor"
 )
 
@@ -111,9 +112,9 @@ func main() {
 
 func run(files []string, workers int, copyBody bool) int64 {
 	bufs := make([][]byte, workers)
-	consume := func(worker int, c *pipeline.Capture) error { return nil }
+	consume := func(worker int, c *record.Capture) error { return nil }
 	if copyBody {
-		consume = func(worker int, c *pipeline.Capture) error {
+		consume = func(worker int, c *record.Capture) error {
 			bufs[worker] = append(bufs[worker][:0], c.Body...)
 			return nil
 		}

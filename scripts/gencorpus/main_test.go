@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 )
 
 // TestCorpusReadsBack generates a small corpus and reads it with the
@@ -30,7 +31,7 @@ func TestCorpusReadsBack(t *testing.T) {
 	var mu sync.Mutex
 	status := map[int]int{}
 	robots := 0
-	sum, err := pipeline.Run(context.Background(), pipeline.Config{}, []string{dir}, func(w int, c *pipeline.Capture) error {
+	sum, err := pipeline.Run(context.Background(), pipeline.Config{}, []string{dir}, func(w int, c *record.Capture) error {
 		mu.Lock()
 		defer mu.Unlock()
 		status[c.Status]++

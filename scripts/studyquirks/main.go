@@ -37,6 +37,7 @@ import (
 
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/record"
 )
 
 // The quirks, by the name the CSV uses. VERDICTS.md explains each one.
@@ -89,7 +90,7 @@ func run(crawl string, inputs []string) error {
 		hits []hit
 	)
 	cfg := pipeline.Config{Workers: 1, Crawl: crawl}
-	_, err := pipeline.Run(context.Background(), cfg, inputs, func(_ int, c *pipeline.Capture) error {
+	_, err := pipeline.Run(context.Background(), cfg, inputs, func(_ int, c *record.Capture) error {
 		if parse.StatusOutcome(c.Status, parse.StatusOptions{}) != parse.OutcomeParsed {
 			return nil
 		}
