@@ -507,17 +507,6 @@ func partRunID(name string) (id string, temp, ok bool) {
 	return id, temp, true
 }
 
-// isTempName reports whether name is a hidden temporary file of one of run
-// id's files (.<part name>.<random>.tmp, see createAtomic).
-func isTempName(name, runID string) bool {
-	rest, ok := strings.CutPrefix(name, ".")
-	if !ok || !strings.HasSuffix(rest, ".tmp") {
-		return false
-	}
-	i := strings.Index(rest, ".parquet.")
-	return i >= 0 && isPartName(rest[:i+len(".parquet")], runID)
-}
-
 // Abort removes every temporary file and ends the dataset; nothing this
 // dataset wrote is left. It returns nil and does nothing once Commit has
 // started (Commit cleans up after itself), so it can always be deferred.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -185,8 +186,37 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 		t.Errorf("%d captures committed, want the %d of the two inputs read (sources %v)", n, want, perFile)
 	}
 
+	// status names the failed input, and with the inputs given, the one
+	// never read.
+	extra := srv.URL + "/crawl-data/robotstxt/never.warc.gz"
+	stdout, stderr, code := run(t, "", append([]string{"status", "--json", out}, append(urls, extra)...)...)
+	if code != 0 {
+		t.Fatalf("status: exit %d\n%s", code, stderr)
+	}
+	var rep statusReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("status --json: %v\n%s", err, stdout)
+	}
+	got := map[string]string{}
+	for _, in := range rep.Inputs {
+		got[in.Input] = in.State
+		if in.State == schema.RecordFailed && !strings.Contains(in.Error, "403") {
+			t.Errorf("status: %s failed with %q, want the 403", in.Input, in.Error)
+		}
+	}
+	if want := map[string]string{urls[0]: "done", urls[1]: "failed", urls[2]: "done", extra: "left"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("status says %v, want %v", got, want)
+	}
+	if rep.Counts["done"] != 2 || rep.Counts["failed"] != 1 || rep.Counts["left"] != 1 || rep.Sites != "up to date" {
+		t.Errorf("status counts %v, sites %q", rep.Counts, rep.Sites)
+	}
+	stdout, _, _ = run(t, "", "status", out)
+	if !strings.Contains(stdout, "2 inputs done, 1 failed, 0 partial, 0 left") || !strings.Contains(stdout, "failed   "+urls[1]+": ") {
+		t.Errorf("status text:\n%s", stdout)
+	}
+
 	refuse.Store(false)
-	stdout, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--json", "--out", out}, urls...)...)
+	stdout, stderr, code = run(t, "", append([]string{"analyze", "--quiet", "--json", "--out", out}, urls...)...)
 	if code != 0 {
 		t.Fatalf("rerun: exit %d\n%s", code, stderr)
 	}

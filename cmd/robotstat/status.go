@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/reduce"
+	"github.com/robotstat/robotstat/schema"
+)
+
+func init() {
+	register(command{name: "status", summary: "say which inputs an output folder holds, which failed and which are left", run: (*Main).status,
+		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
+}
+
+const statusUsage = `Usage:
+  robotstat status [flags] OUT_DIR [INPUT...]
+
+Reads the completion records under OUT_DIR (robotstat analyze writes one per
+input it commits) and says, for every input, whether it is done, failed (it
+could not be read at all), or partial (it failed after some of its captures
+were read; those are kept), with the error. Given the INPUTs of the analyze
+command (the same files, folders, manifests or URLs, with the same
+--manifest-base and --shard), it also lists the inputs left: those without a
+record, which a rerun of that command reads. A rerun reads the failed and
+partial ones again too.
+
+Examples:
+  robotstat status out/
+  robotstat status --json out/ robotstxt.paths.gz --manifest-base https://data.commoncrawl.org/
+`
+
+// statusInput is one input in robotstat status's report.
+type statusInput struct {
+	Input     string     `json:"input"`
+	State     string     `json:"state"` // done, failed, partial or left
+	RunID     string     `json:"run_id,omitempty"`
+	Captures  int64      `json:"captures"`
+	Files     int        `json:"files"`
+	Error     string     `json:"error,omitempty"`
+	Shard     string     `json:"shard,omitempty"`
+	Committed *time.Time `json:"committed,omitempty"`
+}
+
+// statusReport is robotstat status --json's output.
+type statusReport struct {
+	Out    string         `json:"out"`
+	Inputs []statusInput  `json:"inputs"`
+	Counts map[string]int `json:"counts"`
+	// Sites says whether the sites tables were built after every input
+	// was committed (robotstat sites OUT_DIR rebuilds them).
+	Sites string `json:"sites"`
+}
+
+// Values of statusInput.State beyond the records'.
+const (
+	statePartial = "partial"
+	stateLeft    = "left"
+)
+
+func (m *Main) status(ctx context.Context, args []string) error {
+	fs := newFlagSet("status")
+	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
+	manifestBase := fs.String("manifest-base", "", "as for analyze: `URL` or folder prefixed to relative lines of a manifest")
+	shardFlag := fs.String("shard", "", "as for analyze: only the inputs of shard `i/n`, or auto")
+	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
+	if err != nil {
+		if errors.Is(err, errHelp) {
+			return nil
+		}
+		return err
+	}
+	if len(pos) == 0 {
+		return usageErrorf("status", "need the OUT_DIR of robotstat analyze")
+	}
+	dir, inputs := pos[0], pos[1:]
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErrorf("status", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+	}
+	ix, err := schema.ReadIndex(dir)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	rep := statusReport{Out: dir, Counts: map[string]int{}}
+	byID := map[string]*schema.Record{}
+	for id, r := range ix.Runs {
+		if id != reduce.RunID {
+			byID[id] = r
+		}
+	}
+	seen := map[string]bool{}
+	if len(inputs) > 0 {
+		var shard pipeline.Shard
+		if *shardFlag != "" {
+			getenv := m.Getenv
+			if getenv == nil {
+				getenv = func(string) string { return "" }
+			}
+			if shard, err = pipeline.ParseShard(*shardFlag, getenv); err != nil {
+				return usageErrorf("status", "--shard: %v", err)
+			}
+		}
+		units, err := pipeline.Units(ctx, pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}, inputs)
+		if err != nil {
+			return fmt.Errorf("status: listing the inputs: %w", err)
+		}
+		for _, u := range units {
+			canonical := canonicalInput(u.Name)
+			id := unitID(canonical)
+			seen[id] = true
+			if r := byID[id]; r != nil {
+				rep.Inputs = append(rep.Inputs, statusOf(r))
+			} else {
+				rep.Inputs = append(rep.Inputs, statusInput{Input: canonical, State: stateLeft})
+			}
+		}
+	}
+	// Records of inputs not given (or every record, when none is given),
+	// in input order.
+	var rest []statusInput
+	for id, r := range byID {
+		if !seen[id] {
+			rest = append(rest, statusOf(r))
+		}
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Input < rest[j].Input })
+	rep.Inputs = append(rep.Inputs, rest...)
+	for _, in := range rep.Inputs {
+		rep.Counts[in.State]++
+	}
+	switch {
+	case ix.Runs[reduce.RunID] == nil:
+		rep.Sites = "not built"
+	case sitesUpToDate(dir):
+		rep.Sites = "up to date"
+	default:
+		rep.Sites = "out of date"
+	}
+	if *asJSON {
+		enc := json.NewEncoder(m.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	rep.print(m.Stdout)
+	return nil
+}
+
+// statusOf is the status of a recorded input.
+func statusOf(r *schema.Record) statusInput {
+	s := statusInput{Input: r.Input, State: r.State, RunID: r.RunID, Files: len(r.Files), Error: r.Error}
+	if !r.Committed.IsZero() {
+		t := r.Committed
+		s.Committed = &t
+	}
+	var sum unitSummary
+	if len(r.Summary) > 0 && json.Unmarshal(r.Summary, &sum) == nil {
+		s.Captures, s.Shard = sum.Captures, sum.Shard
+	}
+	if s.State == schema.RecordFailed && s.Captures > 0 {
+		s.State = statePartial
+	}
+	return s
+}
+
+// print writes the report as text: the counts, then every input that is
+// not done.
+func (r *statusReport) print(w io.Writer) {
+	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left; sites %s\n", r.Out,
+		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[statePartial], r.Counts[stateLeft], r.Sites)
+	for _, in := range r.Inputs {
+		switch in.State {
+		case schema.RecordDone:
+		case stateLeft:
+			fmt.Fprintf(w, "left     %s\n", in.Input)
+		default:
+			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
+		}
+	}
+	if r.Counts[schema.RecordFailed]+r.Counts[statePartial]+r.Counts[stateLeft] > 0 {
+		fmt.Fprintf(w, "rerun the analyze command to read the inputs failed, partial and left; done ones are skipped\n")
+	}
+}
