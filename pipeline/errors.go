@@ -70,17 +70,20 @@ func (c Class) String() string {
 // ReadError locates one data error: in Source, at byte Offset (a record's
 // or row's located as in Capture.Offset; a broken gzip member, zstd frame
 // or garbage gap at its stored offset), in record Record (counted from 0
-// within Source; -1 when the error is not inside a record). Excerpt holds at most
+// within Source; -1 when the error is not inside a record), whose
+// WARC-Record-ID is RecordID (as in the header; empty when the error is not
+// inside a WARC record whose header was read). Excerpt holds at most
 // maxExcerpt bytes of the offending input, for the message.
 //
 // A *ReadError is immutable once reported and may be kept and shared.
 type ReadError struct {
-	Source  string
-	Offset  int64
-	Record  int64
-	Class   Class
-	Err     error
-	Excerpt string
+	Source   string
+	Offset   int64
+	Record   int64
+	RecordID string
+	Class    Class
+	Err      error
+	Excerpt  string
 }
 
 // maxExcerpt caps the excerpt quoted in a ReadError: enough to recognise an

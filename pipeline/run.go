@@ -265,9 +265,14 @@ type source struct {
 // dataErr counts a data error of the input; under Strict it returns it.
 // Safe for concurrent use (decoder and workers report into the same source).
 func (s *source) dataErr(off, rec int64, class Class, err error, ex []byte) error {
+	return s.report(&ReadError{Source: s.name, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
+}
+
+// report counts and keeps e, a data error of the input.
+func (s *source) report(e *ReadError) error {
 	if s.bad.CompareAndSwap(false, true) {
 		s.r.filesBad.Add(1)
 	}
-	s.unit.dataErrors.Add(1)
-	return s.r.errs.add(&ReadError{Source: s.name, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
+	s.unit.dataErr(e)
+	return s.r.errs.add(e)
 }

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"cmp"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -37,7 +40,15 @@ type UnitResult struct {
 	Err error
 	// Captures consumed and data errors found in the unit.
 	Captures, DataErrors int64
+	// Errors are the unit's data errors, located, in the order of the
+	// input (by Source, then Offset), the first MaxUnitErrors of them
+	// (DataErrors counts them all).
+	Errors []*ReadError
 }
+
+// MaxUnitErrors caps UnitResult.Errors: a unit whose every record is broken
+// (a binary file named .warc) reports its first errors, not millions.
+const MaxUnitErrors = 10000
 
 // unitState tracks a unit while its inputs are read and its batches are in
 // flight. refs counts the unit's inputs not yet decoded to their end plus
@@ -48,8 +59,19 @@ type unitState struct {
 	captures   atomic.Int64
 	dataErrors atomic.Int64
 
-	mu  sync.Mutex
-	err error // the first input failure, under KeepGoing
+	mu   sync.Mutex
+	err  error        // the first input failure, under KeepGoing
+	errs []*ReadError // the first MaxUnitErrors data errors
+}
+
+// dataErr counts e and keeps it while fewer than MaxUnitErrors are kept.
+func (u *unitState) dataErr(e *ReadError) {
+	u.dataErrors.Add(1)
+	u.mu.Lock()
+	if len(u.errs) < MaxUnitErrors {
+		u.errs = append(u.errs, e)
+	}
+	u.mu.Unlock()
 }
 
 // fail keeps the first failure of one of the unit's inputs and reports
@@ -70,10 +92,16 @@ func (r *runner) release(u *unitState) error {
 		return nil
 	}
 	u.mu.Lock()
-	err := u.err
+	err, errs := u.err, u.errs
+	u.errs = nil
 	u.mu.Unlock()
+	// Workers report the errors of records in parallel: put them back in
+	// the input's order, so the same input gives the same list.
+	slices.SortStableFunc(errs, func(a, b *ReadError) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), cmp.Compare(a.Offset, b.Offset), cmp.Compare(a.Record, b.Record))
+	})
 	return r.cfg.UnitDone(UnitResult{Unit: u.Unit, Err: err,
-		Captures: u.captures.Load(), DataErrors: u.dataErrors.Load()})
+		Captures: u.captures.Load(), DataErrors: u.dataErrors.Load(), Errors: errs})
 }
 
 // units gives each input of list the state of its unit, with the inputs

@@ -116,6 +116,13 @@ func (j *rec) setWARC(h *WARCHeader) {
 	}
 }
 
+// fail reports a data error of record j, located by its offset, index and
+// WARC-Record-ID.
+func (j *rec) fail(class Class, err error, ex []byte) error {
+	return j.src.report(&ReadError{Source: j.src.name, Offset: j.offset, Record: j.index,
+		RecordID: string(j.field(fRecordID)), Class: class, Err: err, Excerpt: excerpt(ex)})
+}
+
 func (j *rec) field(i int) []byte {
 	s := j.f[i]
 	if s.a < 0 {
@@ -196,20 +203,20 @@ func (r *runner) process(w *workerState, j *rec) error {
 		case nil:
 		case ErrHTTPHeaderEnd:
 			if j.stored > int64(len(block)) {
-				return j.src.dataErr(j.offset, j.index, ClassHTTP, ErrHTTPTooLong, block)
+				return j.fail(ClassHTTP, ErrHTTPTooLong, block)
 			}
 			// A header that runs to the end of the block: the response
 			// had no body (or lost it); keep what the header says.
-			if err := j.src.dataErr(j.offset, j.index, ClassHTTP, err, nil); err != nil {
+			if err := j.fail(ClassHTTP, err, nil); err != nil {
 				return err
 			}
 		case ErrStatusLine:
 			if ascii.HasPrefixFold(block, "HTTP/") || ascii.HasPrefixFold(j.field(fContentType), "application/http") {
-				return j.src.dataErr(j.offset, j.index, ClassHTTP, err, block)
+				return j.fail(ClassHTTP, err, block)
 			}
 			hh, n = nil, 0
 		default:
-			return j.src.dataErr(j.offset, j.index, ClassHTTP, err, block)
+			return j.fail(ClassHTTP, err, block)
 		}
 		payload = block[n:]
 		stored -= int64(n)
@@ -217,7 +224,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 
 	pl := w.dec.decode(hh, payload, stored, r.cfg.BodyLimit)
 	if pl.err != nil {
-		if err := j.src.dataErr(j.offset, j.index, ClassPayload, pl.err, nil); err != nil {
+		if err := j.fail(ClassPayload, pl.err, nil); err != nil {
 			return err
 		}
 	}

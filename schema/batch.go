@@ -23,6 +23,7 @@ type Batch struct {
 	Rules       []RuleRow
 	Sitemaps    []SitemapRow
 	Diagnostics []DiagnosticRow
+	Errors      []ErrorRow // input errors, written by analyze beside its captures
 	// Built by robotstat sites.
 	Sites       []SiteRow
 	SiteBots    []SiteBotRow
@@ -48,6 +49,7 @@ func (b *Batch) Reset() {
 	b.Rules = b.Rules[:0]
 	b.Sitemaps = b.Sitemaps[:0]
 	b.Diagnostics = b.Diagnostics[:0]
+	b.Errors = b.Errors[:0]
 	b.Verdicts = b.Verdicts[:0]
 	b.Sites = b.Sites[:0]
 	b.SiteBots = b.SiteBots[:0]

@@ -40,6 +40,7 @@ func TestLocalWriters(t *testing.T) {
 				schematest.WriteBatches(schema.WriterOf[schema.SitemapRow](ds).Local(), r.Sitemaps, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds).Local(), r.Diagnostics, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.VerdictsRow](ds).Local(), r.Verdicts, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.ErrorRow](ds).Local(), r.Errors, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteRow](ds).Local(), r.Sites, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteBotRow](ds).Local(), r.SiteBots, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds).Local(), r.SiteHistory, 7),

@@ -40,6 +40,7 @@ var docTables = []struct {
 	{Directives, DirectiveRow{}},
 	{Signals, SignalRow{}},
 	{Verdicts, VerdictsRow{}},
+	{Errors, ErrorRow{}},
 	{Rules, RuleRow{}},
 	{Sitemaps, SitemapRow{}},
 	{Diagnostics, DiagnosticRow{}},

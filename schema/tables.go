@@ -21,6 +21,7 @@ const (
 	Rules       TableName = "rules"
 	Sitemaps    TableName = "sitemaps"
 	Diagnostics TableName = "diagnostics"
+	Errors      TableName = "errors"
 	Verdicts    TableName = "verdicts"
 	// Built by robotstat sites from the others, not by analyze.
 	Sites       TableName = "sites"
@@ -136,6 +137,7 @@ var tableDefs = [...]tableDef{
 	shared(Directives, true, func(b *Batch) []DirectiveRow { return b.Directives }),
 	shared(Signals, true, func(b *Batch) []SignalRow { return b.SignalRows }),
 	shared(Verdicts, true, func(b *Batch) []VerdictsRow { return b.Verdicts }),
+	shared(Errors, true, func(b *Batch) []ErrorRow { return b.Errors }),
 	local(Rules, false, func(b *Batch) []RuleRow { return b.Rules }),
 	shared(Sitemaps, false, func(b *Batch) []SitemapRow { return b.Sitemaps }),
 	shared(Diagnostics, false, func(b *Batch) []DiagnosticRow { return b.Diagnostics }),

@@ -13,7 +13,7 @@ func TestParseTables(t *testing.T) {
 	}{
 		{name: "default", in: "default", want: DefaultTables()},
 		{name: "all", in: "all", want: AnalyzeTables()},
-		{name: "default_plus_rules", in: "default,rules", want: []TableName{Captures, Groups, Agents, Directives, Signals, Verdicts, Rules}},
+		{name: "default_plus_rules", in: "default,rules", want: []TableName{Captures, Groups, Agents, Directives, Signals, Verdicts, Errors, Rules}},
 		{name: "reduce_table_refused", in: "captures,sites", wantErr: true},
 		{name: "subset_reordered", in: " Bots , captures,bots", want: []TableName{Captures, Bots}},
 		{name: "opt_in_only", in: "diagnostics,sitemaps", want: []TableName{Sitemaps, Diagnostics}},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -79,7 +80,7 @@ type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
 	cpuprofile, memprofile                                                  string
 	botsReplace, quiet, strict, json, google429, redo                       bool
-	workers, parseLimit, memoryLimitMiB                                     int
+	workers, parseLimit, memoryLimitMiB, errors                             int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
 }
 
@@ -102,7 +103,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "out", "write the tables under `DIR`")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parse with `N` goroutines")
-	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" (captures,groups,agents,bots,directives) or \"all\"")
+	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" ("+tableList(schema.DefaultTables())+") or \"all\" (also "+tableList(optInTables())+")")
 	fs.StringVar(&f.bots, "bots", "", "extend the bot catalog with `FILE` (CSV token,operator,category[,source,checked] or JSON; see robotstat bots)")
 	fs.BoolVar(&f.botsReplace, "bots-replace", false, "use the --bots FILE alone instead of extending the embedded catalog")
 	fs.StringVar(&f.crawl, "crawl", "", "crawl `NAME` for every capture (default: the WARC warcinfo's isPartOf)")
@@ -117,6 +118,7 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", pipeline.DefaultIdleTimeout, "http(s) inputs: give up a try whose body sends nothing for `DURATION` (resumed)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.IntVar(&f.errors, "errors", 10, "print the first `N` located input errors on stderr (0: none; every error is in the errors table)")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error (inputs committed before it are kept)")
 	fs.BoolVar(&f.redo, "redo", false, "read every input again, also those --out already holds from an earlier run with the same options")
 	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
@@ -219,6 +221,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		ConnectTimeout: f.connectTimeout,
 		HeaderTimeout:  f.headerTimeout,
 		IdleTimeout:    f.idleTimeout,
+	}
+	pc.MaxDiagnostics = f.errors
+	if f.errors <= 0 {
+		pc.MaxDiagnostics = -1 // none kept (0 would be the pipeline's default)
 	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
@@ -341,6 +347,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		res.Tables[string(t)] = n
 	}
 	res.print(m.Stderr, sum.Line())
+	printErrors(m.Stderr, &sum, tables)
 	// The sites tables span every run in --out; a shard sees only its
 	// part, so after a sharded run they are built once all shards are done.
 	if f.shard != "" {
@@ -535,4 +542,49 @@ func loadWith[T any](m *Main, name string, read func(io.Reader) (T, error)) (T, 
 		return zero, fmt.Errorf("%s: %w", name, err)
 	}
 	return v, nil
+}
+
+// tableList joins table names with commas.
+func tableList(ts []schema.TableName) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ",")
+}
+
+// optInTables returns the tables analyze writes only when asked.
+func optInTables() []schema.TableName {
+	var out []schema.TableName
+	for _, t := range schema.AnalyzeTables() {
+		if !slices.Contains(schema.DefaultTables(), t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// printErrors writes the located data errors a run kept (the first
+// --errors of them), sorted by input and offset, and where the rest are.
+func printErrors(w io.Writer, sum *pipeline.Summary, tables []schema.TableName) {
+	if len(sum.Diagnostics) == 0 {
+		return
+	}
+	diags := slices.Clone(sum.Diagnostics)
+	slices.SortStableFunc(diags, func(a, b *pipeline.ReadError) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), cmp.Compare(a.Offset, b.Offset))
+	})
+	total := sum.ErrorCount()
+	where := ""
+	if slices.Contains(tables, schema.Errors) {
+		where = "; all of them are in the errors table"
+	}
+	if int64(len(diags)) < total {
+		fmt.Fprintf(w, "robotstat: %d of the %d input errors (--errors N shows more)%s:\n", len(diags), total, where)
+	} else {
+		fmt.Fprintf(w, "robotstat: the %d input %s%s:\n", total, plural(int(total), "error", "errors"), where)
+	}
+	for _, e := range diags {
+		fmt.Fprintf(w, "  %s\n", e)
+	}
 }

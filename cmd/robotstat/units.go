@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -105,6 +106,7 @@ type unitSummary struct {
 type unitOut struct {
 	ds    *schema.Dataset
 	sinks []*schema.Sink // by worker; each touched only by its worker
+	crawl string         // the first, by name, of its captures' crawls (under unitWriter.mu)
 }
 
 // unitFailure is a unit that could not be read to its end.
@@ -247,6 +249,19 @@ func (u *unitWriter) batchDone(w int, unit pipeline.Unit) error {
 	if o.sinks[w] == nil {
 		o.sinks[w] = o.ds.Sink()
 	}
+	if len(wk.batch.Captures) > 0 {
+		first := ""
+		for i := range wk.batch.Captures {
+			if c := wk.batch.Captures[i].Crawl; c != "" && (first == "" || c < first) {
+				first = c
+			}
+		}
+		u.mu.Lock()
+		if first != "" && (o.crawl == "" || first < o.crawl) {
+			o.crawl = first
+		}
+		u.mu.Unlock()
+	}
 	return o.sinks[w].Write(&wk.batch)
 }
 
@@ -259,7 +274,13 @@ func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 	}
 	u.mu.Lock()
 	delete(u.inFlight, r.Index)
+	crawl := cmp.Or(o.crawl, u.opts.Metadata["crawl"]) // --crawl for a unit without captures
 	u.mu.Unlock()
+	if w := schema.WriterOf[schema.ErrorRow](o.ds); w != nil {
+		if err := w.Write(errorRows(r, crawl)); err != nil {
+			return fmt.Errorf("writing the errors of %s: %w", r.Name, err)
+		}
+	}
 	if err := o.ds.CommitOutcome(u.ctx, schema.Outcome{Err: r.Err, Summary: unitSummary{Captures: r.Captures, DataErrors: r.DataErrors, Shard: u.shard}}); err != nil {
 		return fmt.Errorf("writing the output of %s: %w", r.Name, err)
 	}
@@ -308,4 +329,27 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// errorRows returns the errors table's rows of a unit: its data errors, in
+// the input's order, then the failure that stopped it, if any. Their crawl
+// is that of the unit's captures (the first by name when they have
+// several, so that it does not depend on which worker wrote first).
+func errorRows(r pipeline.UnitResult, crawl string) []schema.ErrorRow {
+	rows := make([]schema.ErrorRow, 0, len(r.Errors)+1)
+	for _, e := range r.Errors {
+		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: e.Source, Offset: &e.Offset,
+			RecordID: strings.TrimSuffix(strings.TrimPrefix(e.RecordID, "<"), ">"), Class: e.Class.String(), Excerpt: e.Excerpt}
+		if e.Record >= 0 {
+			row.Record = &e.Record
+		}
+		if e.Err != nil {
+			row.Message = e.Err.Error()
+		}
+		rows = append(rows, row)
+	}
+	if r.Err != nil {
+		rows = append(rows, schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: r.Name, Class: "input", Message: r.Err.Error()})
+	}
+	return rows
 }

@@ -111,6 +111,11 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 			r.Diagnostics = append(r.Diagnostics, schema.DiagnosticRow{Key: k, Line: 4, Code: "missing-colon", Message: "line has no colon after the key", Value: "foo bar"})
 		}
 	}
+	if i%25 == 0 { // an input error beside the capture, in its crawl
+		off, rec := int64(i)*1000+7, int64(i)+1
+		r.Errors = append(r.Errors, schema.ErrorRow{Crawl: k.Crawl, Input: "in/part.warc.gz", Source: "in/part.warc.gz",
+			Offset: &off, Record: &rec, RecordID: "urn:uuid:broken", Class: "record", Message: "missing or invalid WARC Content-Length", Excerpt: "Content-Length: x"})
+	}
 	if c.LooksHTML {
 		r.Diagnostics = append(r.Diagnostics, schema.DiagnosticRow{Key: k, Code: "html-body", Message: "body looks like an HTML page"})
 	}

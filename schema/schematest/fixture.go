@@ -68,6 +68,7 @@ func Write(ds *schema.Dataset, r *schema.Batch, batch int) error {
 		WriteBatches(schema.WriterOf[schema.RuleRow](ds), r.Rules, batch),
 		WriteBatches(schema.WriterOf[schema.SitemapRow](ds), r.Sitemaps, batch),
 		WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds), r.Diagnostics, batch),
+		WriteBatches(schema.WriterOf[schema.ErrorRow](ds), r.Errors, batch),
 	)
 }
 
@@ -219,6 +220,10 @@ func ForEachKey(r *schema.Batch, t schema.TableName, f func(schema.Key)) {
 	case schema.Diagnostics:
 		for _, x := range r.Diagnostics {
 			f(x.Key)
+		}
+	case schema.Errors: // no capture: an error is located in its input
+		for _, x := range r.Errors {
+			f(schema.Key{Crawl: x.Crawl})
 		}
 	case schema.Verdicts:
 		for _, x := range r.Verdicts {

@@ -333,6 +333,7 @@ func readDataset(t *testing.T, root string) dataset {
 	tableRows[schema.DirectiveRow](t, root, schema.Directives, d)
 	tableRows[schema.VerdictsRow](t, root, schema.Verdicts, d)
 	tableRows[schema.SignalRow](t, root, schema.Signals, d)
+	tableRows[schema.ErrorRow](t, root, schema.Errors, d)
 	tableRows[schema.SiteRow](t, root, schema.Sites, d)
 	tableRows[schema.SiteBotRow](t, root, schema.SiteBots, d)
 	tableRows[schema.SiteHistoryRow](t, root, schema.SiteHistory, d) // three crawls: built
