@@ -118,6 +118,17 @@ func follow(r result) result {
 	return r
 }
 
+// reached is what a redirect to URL v finds in layer, the results of the
+// URLs of one partition: the result one redirect further on, or
+// resultNotCaptured when the crawl never fetched v.
+func reached(layer map[string]result, v string) result {
+	r, ok := layer[v]
+	if !ok {
+		return resultNotCaptured
+	}
+	return follow(r)
+}
+
 var (
 	resultLimit       = result{class: classUnavailable, reason: reasonLimit}
 	resultNotCaptured = result{class: classUnresolved, reason: reasonNotCaptured}

@@ -560,12 +560,7 @@ func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
 				if d.err != nil {
 					return d.err
 				}
-				r, ok := layer[v]
-				if !ok {
-					r = resultNotCaptured
-				} else {
-					r = follow(r)
-				}
+				r := reached(layer, v)
 				return answers.add(p, enc(b[:0]).str(u).result(r))
 			}); err != nil {
 				return nil, err
@@ -712,12 +707,7 @@ func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error 
 			if d.err != nil {
 				return d.err
 			}
-			r, ok := layer[v]
-			if !ok {
-				r = resultNotCaptured
-			} else {
-				r = follow(r)
-			}
+			r := reached(layer, v)
 			return cans.add(p, enc(b[:0]).uint(i).result(r))
 		}); err != nil {
 			return err
