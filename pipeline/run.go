@@ -206,7 +206,7 @@ func (r *runner) read(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	d.r, d.src = r, &source{name: in.name, r: r, unit: in.state}
+	d.r, d.src = r, &source{name: in.name, path: in.path, r: r, unit: in.state}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -257,6 +257,7 @@ func (r *runner) send(ctx context.Context, j *job) error {
 // source is the shared state of one input while its captures are in flight.
 type source struct {
 	name string
+	path string // record.Capture.Path
 	r    *runner
 	unit *unitState
 	bad  atomic.Bool

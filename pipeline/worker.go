@@ -176,7 +176,7 @@ func (r *runner) work(ctx context.Context, id int) error {
 
 func (r *runner) process(w *workerState, j *rec) error {
 	c := &w.c
-	*c = record.Capture{Source: j.src.name, Offset: j.offset, Index: j.index, Crawl: j.crawl}
+	*c = record.Capture{Source: j.src.name, Path: j.src.path, Offset: j.offset, Index: j.index, Crawl: j.crawl}
 	if j.kind == jobDirect {
 		c.URL, c.Status, c.FetchTime = j.url, j.status, j.time
 		c.RobotsPath = isRobotsPath([]byte(j.url))
