@@ -122,6 +122,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		switch {
 		case bytes.Equal(h.Type, []byte("response")), bytes.Equal(h.Type, []byte("resource")):
 			if !all && !isRobotsPath(h.TargetURI) {
+				r.otherResp.Add(1)
 				continue
 			}
 			j, err := d.slot(ctx)

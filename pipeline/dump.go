@@ -244,5 +244,6 @@ func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
 	if err != nil {
 		return err
 	}
-	return d.direct(ctx, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", 0, time.Time{}, body, total, cut)
+	host, _ := hostFromFileName(d.src.name) // expand took only host names
+	return d.direct(ctx, 0, 0, "https://"+host+"/robots.txt", 0, time.Time{}, body, total, cut)
 }

@@ -42,6 +42,10 @@ var (
 	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
 	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
 	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
+	// ErrNotHostName: a file named as an input has no container format
+	// (not a WARC, dump, tar, manifest) and its name is not a host name, so
+	// it is not a robots.txt named by host either (hostname.go).
+	ErrNotHostName = errors.New("not a WARC, dump, tar archive, manifest or folder, and the name is not a host name (example.com, example.com-robots.txt, example.com/robots.txt)")
 )
 
 // Class groups data errors for counting. The zero value is not a class.

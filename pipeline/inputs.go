@@ -134,6 +134,11 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			return nil, fmt.Errorf("input: %w", err)
 		}
 		if !st.IsDir() {
+			if f == formatHostFile {
+				if _, ok := hostFromFileName(a); !ok {
+					return nil, fmt.Errorf("input %s: %w", a, ErrNotHostName)
+				}
+			}
 			if !dup(a) {
 				out = append(out, input{name: a, path: baseName(a), format: f, unit: unit(a)})
 			}
@@ -144,7 +149,15 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && !strings.HasPrefix(d.Name(), ".") {
+			// Hidden files and folders (.git, .DS_Store) are not data;
+			// the folder named itself is read whatever its name.
+			if p != a && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
 				files = append(files, p)
 			}
 			return nil
@@ -167,6 +180,10 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			case dup(p):
 				continue
 			case pf == formatHostFile:
+				if _, ok := hostFromFileName(p); !ok {
+					r.notHosts.add(rel)
+					continue
+				}
 				if hosts == nil {
 					u := unit(a)
 					hosts = &u
@@ -273,19 +290,6 @@ func baseName(name string) string {
 	b := path.Base(filepath.ToSlash(name))
 	if b == "/" || b == "." {
 		return name
-	}
-	return b
-}
-
-// hostFromFileName maps a file named by host to the host: example.com,
-// example.com.txt, example.com-robots.txt, example.com.robots.txt,
-// example.com_robots.txt.
-func hostFromFileName(name string) string {
-	b := path.Base(filepath.ToSlash(name))
-	for _, suf := range []string{"-robots.txt", ".robots.txt", "_robots.txt", ".txt"} {
-		if h, ok := strings.CutSuffix(b, suf); ok && h != "" {
-			return h
-		}
 	}
 	return b
 }

@@ -74,6 +74,8 @@ type runner struct {
 	failed     atomic.Int64 // units failed under KeepGoing
 	skipped    int          // units Config.Skip skipped
 	duplicates int          // inputs listed more than once, read once
+	notHosts   skipCounter  // host files whose names are not host names
+	otherResp  atomic.Int64 // WARC responses not counted (Config.Responses)
 
 	jobs chan *job
 	free chan *job
@@ -89,7 +91,9 @@ func (r *runner) summary() Summary {
 		Skipped:         r.skipped,
 		Duplicates:      r.duplicates,
 		FailedUnits:     int(r.failed.Load()),
+		OtherResponses:  r.otherResp.Load(),
 	}
+	s.NotHosts, s.NotHostExamples = r.notHosts.load()
 	for c := range s.Errors {
 		s.Errors[c] = r.errs.counts[c].Load()
 	}

@@ -298,7 +298,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr != nil {
 		uw.abort()
-		fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
+		if sum.Files > 0 { // an input list that failed to expand read nothing
+			fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
+		}
 		kept := ""
 		if uw.committed > 0 {
 			kept = fmt.Sprintf("; the %d inputs committed before are kept, and a rerun skips them", uw.committed)
@@ -337,6 +339,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		Skipped:      sum.Skipped,
 		Failed:       uw.sortedFailures(),
 		Replaced:     uw.replaced,
+
+		NotHosts:        sum.NotHosts,
+		NotHostExamples: sum.NotHostExamples,
+		OtherResponses:  sum.OtherResponses,
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -354,7 +360,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
 	} else if res.Committed == 0 && sitesUpToDate(root) {
 		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
-	} else if slices.Contains(tables, schema.Captures) && dirExists(root) {
+	} else if slices.Contains(tables, schema.Captures) && !dirExists(filepath.Join(root, string(schema.Captures))) {
+		// Nothing to build from: say so rather than fail on the missing table.
+		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
+	} else if slices.Contains(tables, schema.Captures) {
 		ss, err := m.buildSites(ctx, root)
 		if err != nil {
 			return err
@@ -416,6 +425,12 @@ type analyzeResult struct {
 	Replaced  map[string]int `json:"inputs_replaced,omitempty"`
 	// Sites is what the sites step built (nil for a sharded run).
 	Sites *reduce.Summary `json:"sites,omitempty"`
+	// NotHosts counts files of folders and tar archives not read because
+	// their names are not host names (NotHostExamples: the first few);
+	// OtherResponses the WARC responses not counted under --responses.
+	NotHosts        int64    `json:"files_not_hosts,omitempty"`
+	NotHostExamples []string `json:"files_not_hosts_examples,omitempty"`
+	OtherResponses  int64    `json:"responses_not_counted,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -430,6 +445,18 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
 	}
 	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
+	if r.NotHosts > 0 {
+		ex := strings.Join(r.NotHostExamples, ", ")
+		if r.NotHosts > int64(len(r.NotHostExamples)) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d %s not read: %s not a host name (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
+			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is", "their names are"), ex)
+	}
+	if r.Captures == 0 && r.OtherResponses > 0 {
+		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
+			r.OtherResponses, plural(int(r.OtherResponses), "response", "responses"), plural(int(r.OtherResponses), "its target is", "their targets are"))
+	}
 	var rows []string
 	for _, t := range schema.AllTables() {
 		if n, ok := r.Tables[string(t)]; ok {

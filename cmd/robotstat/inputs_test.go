@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +89,69 @@ func TestAnalyzeFolderTreeCaptureIDs(t *testing.T) {
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// TestAnalyzeMirrorTree: issue 10 item 2, its reproduction. A wget-style
+// mirror's robots.txt takes its host from its folder (it was host
+// "robots", twice with one id); .git is not walked (it gave host "abc");
+// README.md is not a site but a skip the summary reports.
+func TestAnalyzeMirrorTree(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	copyTree(t, in, map[string][]byte{
+		"a/example.org/robots.txt": []byte("User-agent: *\nDisallow: /x\n"),
+		"b/example.org/robots.txt": []byte("User-agent: GPTBot\nDisallow: /\n"),
+		".git/objects/abc":         []byte("x\n"),
+		"c/README.md":              []byte("hi\n"),
+		"c/example.com":            []byte("User-agent: *\nDisallow: /x\n"),
+	})
+	out := filepath.Join(dir, "out")
+	_, stderr, code := run(t, "", "analyze", "--quiet", "--out", out, in)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var got []string
+	ids := map[string]bool{}
+	for _, r := range readCaptures(t, out) {
+		got = append(got, r.Host+" "+r.Source)
+		ids[r.CaptureID] = true
+	}
+	slices.Sort(got)
+	want := []string{"example.com c/example.com", "example.org a/example.org/robots.txt", "example.org b/example.org/robots.txt"}
+	if !slices.Equal(got, want) || len(ids) != len(want) {
+		t.Errorf("captures (host source) %q with %d ids, want %q with %d", got, len(ids), want, len(want))
+	}
+	if !strings.Contains(stderr, "1 file not read: its name is not a host name (c/README.md)") || strings.Contains(stderr, ".git") {
+		t.Errorf("stderr does not report the README.md skip alone:\n%s", stderr)
+	}
+	// A file named alone whose name is no host is an error before anything
+	// is read, said once.
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte("User-agent: *\n"), 0o644)
+	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out2"), notes)
+	if code != ExitUsage || !strings.Contains(stderr, "notes.txt: not a WARC") || strings.Contains(stderr, "0 files") || dirExists(filepath.Join(dir, "out2")) {
+		t.Errorf("analyze notes.txt: exit %d, out2 left %v, stderr:\n%s", code, dirExists(filepath.Join(dir, "out2")), stderr)
+	}
+}
+
+// TestAnalyzeGeneralWARC: issue 10 item 5. A general Common Crawl WARC
+// (not the robotstxt subset) holds no /robots.txt response: the run said
+// "0 captures" and then failed building sites on the missing table. It
+// must say how many responses it read past and why, and point to
+// --responses all.
+func TestAnalyzeGeneralWARC(t *testing.T) {
+	warc := filepath.Join(sharedWARC, "real", "cc-main-2020-34-first50.warc.gz")
+	if _, err := os.Stat(warc); err != nil {
+		t.Skip("../shared corpus not present")
+	}
+	dir := t.TempDir()
+	_, stderr, code := run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out"), warc)
+	if code != 0 || !strings.Contains(stderr, "16 WARC responses read past: their targets are not /robots.txt") ||
+		!strings.Contains(stderr, "--responses all") || !strings.Contains(stderr, "sites: not built") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	_, stderr, code = run(t, "", "analyze", "--quiet", "--responses", "all", "--out", filepath.Join(dir, "all"), warc)
+	if n := len(readCaptures(t, filepath.Join(dir, "all"))); code != 0 || n != 16 || strings.Contains(stderr, "read past") {
+		t.Errorf("--responses all: exit %d, %d captures, stderr:\n%s", code, n, stderr)
+	}
 }
