@@ -56,7 +56,10 @@ type Fields struct {
 	URL    string // default "url"
 	Status string // default "status"; optional in the data
 	Body   string // default "body"
-	Time   string // default "time"; optional; RFC 3339, 14-digit WARC date or Unix seconds
+	Time   string // default "time"; optional; RFC 3339, 14-digit WARC date, a date, or Unix seconds
+	// Host, default "host", stands in for a missing or empty url: a row
+	// with host example.com is https://example.com/robots.txt.
+	Host string
 }
 
 // RetryPolicy bounds how an HTTP(S) input is retried: MaxTries attempts in
@@ -222,6 +225,9 @@ func (c *Config) fill() {
 	}
 	if c.Fields.Time == "" {
 		c.Fields.Time = "time"
+	}
+	if c.Fields.Host == "" {
+		c.Fields.Host = "host"
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}

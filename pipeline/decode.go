@@ -110,7 +110,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	crawl := r.cfg.Crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
 	// Records counts every record header found, malformed ones included.
-	defer func() { r.records.Add(wr.Index() + 1) }()
+	defer func() { r.records.Add(wr.Index() + 1); src.records.Add(wr.Index() + 1) }()
 	for wr.Next() {
 		if d.stop != nil {
 			return d.stop

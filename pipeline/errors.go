@@ -42,6 +42,10 @@ var (
 	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
 	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
 	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
+	// ErrNoURLColumn: a CSV dump's header names neither the url nor the
+	// host column (Config.Fields): no row of it can be read, so the input
+	// fails, naming the columns it has.
+	ErrNoURLColumn = errors.New("the CSV header names no url or host column")
 	// ErrNotHostName: a file named as an input has no container format
 	// (not a WARC, dump, tar, manifest) and its name is not a host name, so
 	// it is not a robots.txt named by host either (hostname.go).

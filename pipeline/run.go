@@ -76,6 +76,7 @@ type runner struct {
 	duplicates int          // inputs listed more than once, read once
 	notHosts   skipCounter  // host files whose names are not host names
 	otherResp  atomic.Int64 // WARC responses not counted (Config.Responses)
+	empty      skipCounter  // inputs read to their end without a record or row
 
 	jobs chan *job
 	free chan *job
@@ -94,6 +95,7 @@ func (r *runner) summary() Summary {
 		OtherResponses:  r.otherResp.Load(),
 	}
 	s.NotHosts, s.NotHostExamples = r.notHosts.load()
+	s.Empty, s.EmptyExamples = r.empty.load()
 	for c := range s.Errors {
 		s.Errors[c] = r.errs.counts[c].Load()
 	}
@@ -226,6 +228,9 @@ func (r *runner) read(ctx context.Context, in input) error {
 	if ferr := d.flush(ctx); err == nil {
 		err = ferr
 	}
+	if err == nil && d.src.records.Load() == 0 {
+		r.empty.add(in.path)
+	}
 	d.s.close()
 	if err != nil {
 		var re *ReadError
@@ -263,8 +268,11 @@ type source struct {
 	name string
 	path string // record.Capture.Path
 	r    *runner
-	unit *unitState
-	bad  atomic.Bool
+	// records counts the input's records and rows, of every kind: none
+	// at the end is an empty input (Summary.Empty).
+	records atomic.Int64
+	unit    *unitState
+	bad     atomic.Bool
 }
 
 // dataErr counts a data error of the input; under Strict it returns it.

@@ -27,11 +27,16 @@ type Summary struct {
 	// because Config.Responses does not count them (a target path other
 	// than /robots.txt outside a Common Crawl robotstxt WARC).
 	OtherResponses int64
-	Records        int64 // WARC records (of every type) and dump rows seen
-	Captures       int64 // captures handed to the consumer
-	Bytes          int64 // input bytes read as stored (compressed)
-	Errors         [NumClasses]int64
-	Elapsed        time.Duration
+	// Empty counts the inputs read to their end that held no record or
+	// row at all (an empty file, a CSV of a header alone, a gzip of
+	// nothing), with up to three of their paths.
+	Empty         int64
+	EmptyExamples []string
+	Records       int64 // WARC records (of every type) and dump rows seen
+	Captures      int64 // captures handed to the consumer
+	Bytes         int64 // input bytes read as stored (compressed)
+	Errors        [NumClasses]int64
+	Elapsed       time.Duration
 
 	// Diagnostics lists the first Config.MaxDiagnostics data errors, in
 	// the order they were found (across inputs read in parallel, that

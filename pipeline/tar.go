@@ -63,7 +63,11 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 		if d.stop != nil {
 			return d.stop
 		}
-		if hdr.Typeflag != tar.TypeReg || hiddenPath(hdr.Name) {
+		if hdr.Typeflag != tar.TypeReg {
+			continue
+		}
+		d.src.records.Add(1) // an archive of hidden files only is not empty
+		if hiddenPath(hdr.Name) {
 			continue
 		}
 		host, ok := hostFromFileName(hdr.Name)

@@ -112,7 +112,7 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.parseLimit, "parse-limit", parse.DefaultLimit, "parse at most this many `bytes` of a robots.txt (RFC 9309 §2.5 minimum 512000; -1 for no limit)")
 	fs.StringVar(&f.responses, "responses", "auto", "which WARC responses count: `WHICH` is robots (path /robots.txt), all, or auto (all inside a Common Crawl robotstxt WARC)")
 	fs.StringVar(&f.manifestBase, "manifest-base", "", "`URL` or folder prefixed to relative lines of a manifest, e.g. https://data.commoncrawl.org/")
-	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,status=S,body=B,time=T (defaults url,status,body,time)")
+	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,host=H,status=S,body=B,time=T (defaults url,host,status,body,time; host stands in for a missing url)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", pipeline.DefaultConnectTimeout, "http(s) inputs: give up a try that has no connection after `DURATION` (retried)")
 	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
@@ -343,6 +343,8 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		NotHosts:        sum.NotHosts,
 		NotHostExamples: sum.NotHostExamples,
 		OtherResponses:  sum.OtherResponses,
+		Empty:           sum.Empty,
+		EmptyExamples:   sum.EmptyExamples,
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -431,6 +433,9 @@ type analyzeResult struct {
 	NotHosts        int64    `json:"files_not_hosts,omitempty"`
 	NotHostExamples []string `json:"files_not_hosts_examples,omitempty"`
 	OtherResponses  int64    `json:"responses_not_counted,omitempty"`
+	// Empty counts the inputs that held no record or row at all.
+	Empty         int64    `json:"inputs_empty,omitempty"`
+	EmptyExamples []string `json:"inputs_empty_examples,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -452,6 +457,13 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		}
 		fmt.Fprintf(w, "robotstat: %d %s not read: %s not a host name (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
 			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is", "their names are"), ex)
+	}
+	if r.Empty > 0 {
+		ex := strings.Join(r.EmptyExamples, ", ")
+		if r.Empty > int64(len(r.EmptyExamples)) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d %s held no record or row at all: %s\n", r.Empty, plural(int(r.Empty), "input", "inputs"), ex)
 	}
 	if r.Captures == 0 && r.OtherResponses > 0 {
 		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
@@ -529,7 +541,7 @@ func memoryLimit(flagMiB, workers int, getenv func(string) string) int64 {
 	return int64(224+32*workers) << 20
 }
 
-// parseFields reads --fields url=U,status=S,body=B,time=T.
+// parseFields reads --fields url=U,host=H,status=S,body=B,time=T.
 func parseFields(s string) (pipeline.Fields, error) {
 	var f pipeline.Fields
 	if s == "" {
@@ -549,8 +561,10 @@ func parseFields(s string) (pipeline.Fields, error) {
 			f.Body = v
 		case "time":
 			f.Time = v
+		case "host":
+			f.Host = v
 		default:
-			return f, fmt.Errorf("unknown field %q (want url, status, body or time)", k)
+			return f, fmt.Errorf("unknown field %q (want url, host, status, body or time)", k)
 		}
 	}
 	return f, nil

@@ -155,3 +155,27 @@ func TestAnalyzeGeneralWARC(t *testing.T) {
 		t.Errorf("--responses all: exit %d, %d captures, stderr:\n%s", code, n, stderr)
 	}
 }
+
+// TestAnalyzeDumpColumns: issue 10 item 5. --fields host= was refused as
+// an unknown field although the README offers a host column; a CSV whose
+// header names neither column was one anonymous row error.
+func TestAnalyzeDumpColumns(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "domains.csv")
+	os.WriteFile(csv, []byte("domain,body\nwww.tagesschau.de,\"User-agent: *\nDisallow: /\"\n"), 0o644)
+	_, stderr, code := run(t, "", "analyze", "--quiet", "--fields", "host=domain", "--out", filepath.Join(dir, "out"), csv)
+	rows := readCaptures(t, filepath.Join(dir, "out"))
+	if code != 0 || len(rows) != 1 || rows[0].Host != "www.tagesschau.de" {
+		t.Errorf("--fields host=domain: exit %d, %d rows\n%s", code, len(rows), stderr)
+	}
+	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out2"), csv)
+	if code != ExitInputsFailed || !strings.Contains(stderr, `names no url or host column (looked for "url" and "host"; it has "domain", "body")`) {
+		t.Errorf("no url column: exit %d\n%s", code, stderr)
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out3"), empty)
+	if code != 0 || !strings.Contains(stderr, "1 input held no record or row at all: empty.jsonl") {
+		t.Errorf("empty input: exit %d\n%s", code, stderr)
+	}
+}
