@@ -72,6 +72,15 @@ type RetryPolicy struct {
 	MaxDelay  time.Duration
 }
 
+// RetryEvent is one retry of an http(s) input (Config.OnRetry): Try of
+// MaxTries comes after Wait, because of Err (the last try's failure).
+type RetryEvent struct {
+	URL           string
+	Try, MaxTries int
+	Wait          time.Duration
+	Err           error
+}
+
 // Config configures Run. The zero value is usable: every zero field takes
 // the default documented beside it (DefaultConfig returns them filled in).
 // A Config is read, never written, by Run and may be shared.
@@ -127,6 +136,13 @@ type Config struct {
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
 	// 60 s max.
 	Retry RetryPolicy
+
+	// OnRetry, when set, is told of every retry of an http(s) input before
+	// its wait begins, so that a run that waits says what it waits for
+	// (the defaults wait 31 s in all before they give up on a refused
+	// connection). It is called from the goroutines reading inputs,
+	// concurrently for different inputs, and must return quickly.
+	OnRetry func(RetryEvent)
 
 	// Timeouts of each request of an http(s) input, whatever HTTPClient
 	// is: ConnectTimeout to get a connection (DNS, TCP, TLS; default

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -226,6 +227,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if f.errors <= 0 {
 		pc.MaxDiagnostics = -1 // none kept (0 would be the pipeline's default)
 	}
+	// A download that waits says so: the defaults spend 31 s on a
+	// refused connection before they give up.
+	var logMu sync.Mutex
+	pc.OnRetry = func(e pipeline.RetryEvent) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(m.Stderr, "robotstat: retrying %s in %s (try %d of %d): %v\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, e.Err)
+	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
 	}
@@ -278,6 +287,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return canonicalInput(n)
 		}
 	}
+	// What this run creates under --out and leaves empty when it fails is
+	// removed: not with shards, which share --out with other processes.
+	var folders *schema.Folders
+	if f.shard == "" {
+		if folders, err = schema.NoteFolders(f.out); err != nil {
+			return fmt.Errorf("reading what --out holds: %w", err)
+		}
+	}
 	uw, err := newUnitWriter(ctx, schema.Options{
 		Dir:           f.out,
 		Tables:        tables,
@@ -298,6 +315,11 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr != nil {
 		uw.abort()
+		if folders != nil {
+			if err := folders.RemoveEmpty(); err != nil {
+				fmt.Fprintf(m.Stderr, "robotstat: removing the empty folders this run created: %v\n", err)
+			}
+		}
 		if sum.Files > 0 { // an input list that failed to expand read nothing
 			fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
 		}

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // avuimDir holds real robots.txt files named <host>-robots.txt (ISC, see
@@ -177,5 +183,106 @@ func TestAnalyzeDumpColumns(t *testing.T) {
 	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out3"), empty)
 	if code != 0 || !strings.Contains(stderr, "1 input held no record or row at all: empty.jsonl") {
 		t.Errorf("empty input: exit %d\n%s", code, stderr)
+	}
+}
+
+// dirList lists every folder and file under root, relative to it.
+func dirList(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && p != root {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestAnalyzeFailureLeavesNothing: issue 10 item 6. A run that fails
+// (--strict, Ctrl-C, an input that is not there) left empty table folders
+// under --out, and a missing input printed "0 files, 0 captures" before
+// its error. What the run created is removed, and only that: an earlier
+// run's data, and folders that were there before, stay.
+func TestAnalyzeFailureLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	// A dump whose second row breaks --strict after the first row was
+	// analysed (so that table folders had been made).
+	csv := filepath.Join(dir, "rows.csv")
+	os.WriteFile(csv, []byte("url,body,time\nhttps://www.tagesschau.de/robots.txt,\"User-agent: *\nDisallow: /x\",2025-08-30T10:00:00Z\nhttps://b.example/robots.txt,x,May 5\n"), 0o644)
+	t.Run("strict_new_out", func(t *testing.T) {
+		out := filepath.Join(dir, "strict")
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--strict", "--out", out, csv)
+		if code != ExitStrict || dirExists(out) {
+			t.Errorf("exit %d, left %v\n%s", code, dirList(t, out), stderr)
+		}
+	})
+	t.Run("strict_existing_out", func(t *testing.T) {
+		out := filepath.Join(dir, "kept")
+		good := filepath.Join(dir, "good.csv")
+		os.WriteFile(good, []byte("url,body\nhttps://www.garmin.com/robots.txt,\"User-agent: *\nDisallow: /\"\n"), 0o644)
+		if _, stderr, code := run(t, "", "analyze", "--quiet", "--crawl", "earlier", "--out", out, good); code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+		os.MkdirAll(filepath.Join(out, "notes"), 0o755) // someone's empty folder
+		before := dirList(t, out)
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--strict", "--crawl", "later", "--out", out, csv)
+		if after := dirList(t, out); code != ExitStrict || !slices.Equal(before, after) {
+			t.Errorf("exit %d; before %v\nafter %v\n%s", code, before, after, stderr)
+		}
+	})
+	t.Run("missing_input", func(t *testing.T) {
+		out := filepath.Join(dir, "missing")
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--out", out, filepath.Join(dir, "absent.warc.gz"))
+		if code != ExitUsage || strings.Count(stderr, "absent.warc.gz") != 1 || strings.Contains(stderr, "0 files") || dirExists(out) {
+			t.Errorf("exit %d, out left %v, stderr:\n%s", code, dirExists(out), stderr)
+		}
+	})
+	t.Run("interrupted", func(t *testing.T) {
+		out := filepath.Join(dir, "interrupted")
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var stderr bytes.Buffer
+		m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+		err := m.Run(ctx, []string{"analyze", "--quiet", "--out", out, csv})
+		if ExitCode(err) != ExitInterrupted || dirExists(out) {
+			t.Errorf("exit %d (%v), left %v\n%s", ExitCode(err), err, dirList(t, out), stderr.String())
+		}
+	})
+}
+
+// TestAnalyzeInterruptedMidRun: issue 10 item 6, Ctrl-C while a download
+// stalls after some captures were analysed (their table folders made):
+// the run's folders go, and a rerun finds nothing to skip.
+func TestAnalyzeInterruptedMidRun(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(2*len(sampleWARC)))
+		w.Write(sampleWARC) // the embedded sample's 57 captures, then a stall
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr bytes.Buffer
+	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	done := make(chan error, 1)
+	go func() {
+		done <- m.Run(ctx, []string{"analyze", "--quiet", "--workers", "1", "--out", out, srv.URL + "/sample.warc.gz"})
+	}()
+	// Wait until the first batch's rows made the table folders.
+	for deadline := time.Now().Add(10 * time.Second); !dirExists(filepath.Join(out, "captures")); {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no captures folder after 10 s: %v\n%s", dirList(t, out), stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	err := <-done
+	if ExitCode(err) != ExitInterrupted || dirExists(out) {
+		t.Errorf("exit %d (%v), left %v\n%s", ExitCode(err), err, dirList(t, out), stderr.String())
 	}
 }
