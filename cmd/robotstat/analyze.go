@@ -477,8 +477,8 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		if r.NotHosts > int64(len(r.NotHostExamples)) {
 			ex += ", ..."
 		}
-		fmt.Fprintf(w, "robotstat: %d %s not read: %s not a host name (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
-			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is", "their names are"), ex)
+		fmt.Fprintf(w, "robotstat: %d %s not read: %s (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
+			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is not a host name", "their names are not host names"), ex)
 	}
 	if r.Empty > 0 {
 		ex := strings.Join(r.EmptyExamples, ", ")
