@@ -500,7 +500,11 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 	if len(rows) == 0 {
 		rows = append(rows, "none")
 	}
-	fmt.Fprintf(w, "robotstat: wrote %s: %d %s (rows: %s); next: robotstat report %s\n", r.Out, r.Committed, plural(r.Committed, "input", "inputs"), strings.Join(rows, ", "), r.Out)
+	failed := ""
+	if len(r.Failed) > 0 { // committed too: their records say they failed
+		failed = fmt.Sprintf(", %d of them failed", len(r.Failed))
+	}
+	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s); next: robotstat report %s\n", r.Out, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), r.Out)
 	if r.Skipped > 0 {
 		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Out)
 	}
