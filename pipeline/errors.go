@@ -81,11 +81,14 @@ func (c Class) String() string {
 // within Source; -1 when the error is not inside a record), whose
 // WARC-Record-ID is RecordID (as in the header; empty when the error is not
 // inside a WARC record whose header was read). Excerpt holds at most
-// maxExcerpt bytes of the offending input, for the message.
+// maxExcerpt bytes of the offending input, for the message. Path is Source
+// as record.Capture.Path names it (relative to what the user named), so
+// that an error joins the captures of its file.
 //
 // A *ReadError is immutable once reported and may be kept and shared.
 type ReadError struct {
 	Source   string
+	Path     string
 	Offset   int64
 	Record   int64
 	RecordID string

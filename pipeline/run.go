@@ -278,7 +278,7 @@ type source struct {
 // dataErr counts a data error of the input; under Strict it returns it.
 // Safe for concurrent use (decoder and workers report into the same source).
 func (s *source) dataErr(off, rec int64, class Class, err error, ex []byte) error {
-	return s.report(&ReadError{Source: s.name, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
+	return s.report(&ReadError{Source: s.name, Path: s.path, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
 }
 
 // report counts and keeps e, a data error of the input.

@@ -119,7 +119,7 @@ func (j *rec) setWARC(h *WARCHeader) {
 // fail reports a data error of record j, located by its offset, index and
 // WARC-Record-ID.
 func (j *rec) fail(class Class, err error, ex []byte) error {
-	return j.src.report(&ReadError{Source: j.src.name, Offset: j.offset, Record: j.index,
+	return j.src.report(&ReadError{Source: j.src.name, Path: j.src.path, Offset: j.offset, Record: j.index,
 		RecordID: string(j.field(fRecordID)), Class: class, Err: err, Excerpt: excerpt(ex)})
 }
 

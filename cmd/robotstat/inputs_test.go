@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotstat/robotstat/schema"
 )
 
 // avuimDir holds real robots.txt files named <host>-robots.txt (ISC, see
@@ -284,5 +286,41 @@ func TestAnalyzeInterruptedMidRun(t *testing.T) {
 	err := <-done
 	if ExitCode(err) != ExitInterrupted || dirExists(out) {
 		t.Errorf("exit %d (%v), left %v\n%s", ExitCode(err), err, dirList(t, out), stderr.String())
+	}
+}
+
+// TestAnalyzeErrorsJoinCaptures: an errors row names its file as
+// captures.source does, so that the errors of a[...]/x.warc.gz and
+// b/.../x.warc.gz (one real broken file in two crawl folders) are told
+// apart and join their captures.
+func TestAnalyzeErrorsJoinCaptures(t *testing.T) {
+	broken, err := os.ReadFile(filepath.Join(sharedWARC, "broken", "clipped-truncated-member.warc.gz"))
+	if err != nil {
+		t.Skip("../shared corpus not present")
+	}
+	dir := t.TempDir()
+	copyTree(t, filepath.Join(dir, "in"), map[string][]byte{
+		"2025-01/clipped.warc.gz": broken,
+		"2025-02/clipped.warc.gz": broken,
+	})
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := run(t, "", "analyze", "--quiet", "--responses", "all", "--out", out, filepath.Join(dir, "in")); code != ExitInputErrors {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	sources := map[string]bool{}
+	for _, r := range readCaptures(t, out) {
+		sources[r.Source] = true
+	}
+	errs := map[string]int{}
+	for _, r := range readTable[schema.ErrorRow](t, out, schema.Errors) {
+		errs[r.Source]++
+	}
+	if len(errs) != 2 || len(sources) != 2 {
+		t.Fatalf("errors by source %v, capture sources %v; want the two files each", errs, sources)
+	}
+	for s := range errs {
+		if !sources[s] {
+			t.Errorf("errors source %q is no captures source (%v)", s, sortedKeys(sources))
+		}
 	}
 }
