@@ -137,6 +137,22 @@ func TestFolderAndTarHostNames(t *testing.T) {
 			t.Errorf("not hosts %d %q", sum.NotHosts, sum.NotHostExamples)
 		}
 	})
+	t.Run("manifest_line", func(t *testing.T) {
+		d := t.TempDir()
+		os.WriteFile(filepath.Join(d, "notes.txt"), []byte("User-agent: *\n"), 0o644)
+		os.WriteFile(filepath.Join(d, "example.org.txt"), []byte("User-agent: *\n"), 0o644)
+		good := filepath.Join(d, "good.paths")
+		os.WriteFile(good, []byte("example.org.txt\n"), 0o644)
+		caps, _, err := collect(t, Config{}, good)
+		if err != nil || len(caps) != 1 || caps[0].URL != "https://example.org/robots.txt" || caps[0].Path != "example.org.txt" {
+			t.Errorf("err %v, captures %+v", err, caps)
+		}
+		bad := filepath.Join(d, "bad.paths")
+		os.WriteFile(bad, []byte("example.org.txt\nnotes.txt\n"), 0o644)
+		if _, _, err := collect(t, Config{}, bad); !errors.Is(err, ErrNotHostName) || !strings.Contains(err.Error(), "notes.txt") {
+			t.Errorf("err %v, want ErrNotHostName naming notes.txt", err)
+		}
+	})
 	t.Run("file_named_alone", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "notes.txt")
 		os.WriteFile(p, []byte("User-agent: *\n"), 0o644)

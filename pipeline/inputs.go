@@ -117,6 +117,11 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 				if lf == formatManifest {
 					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", a, l.name)
 				}
+				if lf == formatHostFile {
+					if _, ok := hostFromFileName(l.name); !ok {
+						return nil, fmt.Errorf("manifest %s lists %s: %w", a, l.name, ErrNotHostName)
+					}
+				}
 				if !dup(l.name) {
 					out = append(out, input{name: l.name, path: l.path, format: lf, unit: unit(l.name)})
 				}
