@@ -15,8 +15,9 @@ import (
 // remove the empty folders it created (a table's folder, a crawl's
 // partition, --out itself) and nothing else: a folder that existed before,
 // or that holds anything, is never removed, and nothing outside the root is
-// looked at. It knows the layout: folders lie at most three levels below
-// the root (table/crawl=NAME, _robotstat/inputs).
+// looked at. It knows the layout: folders lie at most two levels below
+// the root (table/crawl=NAME, _robotstat/inputs), so the partitions' files
+// are never listed.
 //
 // Two processes writing one root (shards of a cluster job) must not use
 // it: one could remove a folder the other has just created for a file.
@@ -28,7 +29,7 @@ type Folders struct {
 }
 
 // folderDepth bounds the levels below the root that hold folders.
-const folderDepth = 3
+const folderDepth = 2
 
 // NoteFolders records the folders under root as they are now.
 func NoteFolders(root string) (*Folders, error) {
