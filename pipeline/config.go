@@ -56,7 +56,10 @@ type Fields struct {
 	URL    string // default "url"
 	Status string // default "status"; optional in the data
 	Body   string // default "body"
-	Time   string // default "time"; optional; RFC 3339, 14-digit WARC date or Unix seconds
+	Time   string // default "time"; optional; RFC 3339, 14-digit WARC date, a date, or Unix seconds
+	// Host, default "host", stands in for a missing or empty url: a row
+	// with host example.com is https://example.com/robots.txt.
+	Host string
 }
 
 // RetryPolicy bounds how an HTTP(S) input is retried: MaxTries attempts in
@@ -67,6 +70,15 @@ type RetryPolicy struct {
 	MaxTries  int
 	BaseDelay time.Duration
 	MaxDelay  time.Duration
+}
+
+// RetryEvent is one retry of an http(s) input (Config.OnRetry): Try of
+// MaxTries comes after Wait, because of Err (the last try's failure).
+type RetryEvent struct {
+	URL           string
+	Try, MaxTries int
+	Wait          time.Duration
+	Err           error
 }
 
 // Config configures Run. The zero value is usable: every zero field takes
@@ -124,6 +136,13 @@ type Config struct {
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
 	// 60 s max.
 	Retry RetryPolicy
+
+	// OnRetry, when set, is told of every retry of an http(s) input before
+	// its wait begins, so that a run that waits says what it waits for
+	// (the defaults wait 31 s in all before they give up on a refused
+	// connection). It is called from the goroutines reading inputs,
+	// concurrently for different inputs, and must return quickly.
+	OnRetry func(RetryEvent)
 
 	// Timeouts of each request of an http(s) input, whatever HTTPClient
 	// is: ConnectTimeout to get a connection (DNS, TCP, TLS; default
@@ -222,6 +241,9 @@ func (c *Config) fill() {
 	}
 	if c.Fields.Time == "" {
 		c.Fields.Time = "time"
+	}
+	if c.Fields.Host == "" {
+		c.Fields.Host = "host"
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}

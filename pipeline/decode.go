@@ -110,7 +110,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	crawl := r.cfg.Crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
 	// Records counts every record header found, malformed ones included.
-	defer func() { r.records.Add(wr.Index() + 1) }()
+	defer func() { r.records.Add(wr.Index() + 1); src.records.Add(wr.Index() + 1) }()
 	for wr.Next() {
 		if d.stop != nil {
 			return d.stop
@@ -122,6 +122,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		switch {
 		case bytes.Equal(h.Type, []byte("response")), bytes.Equal(h.Type, []byte("resource")):
 			if !all && !isRobotsPath(h.TargetURI) {
+				r.otherResp.Add(1)
 				continue
 			}
 			j, err := d.slot(ctx)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -52,6 +53,7 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 		line, err := readLine(br, &d.buf, &pos)
 		if len(bytes.TrimSpace(line)) > 0 {
 			d.r.records.Add(1)
+			d.src.records.Add(1)
 			if e := d.jsonRow(ctx, m, f, line, start, idx); e != nil {
 				return e
 			}
@@ -76,14 +78,28 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f Fields, line []byte, off, idx int64) error {
 	clear(m)
 	bad := func(why string) error {
-		return d.src.dataErr(off, idx, ClassRow, errors.Join(ErrRow, errors.New(why)), line)
+		return d.src.dataErr(off, idx, ClassRow, fmt.Errorf("%w: %s", ErrRow, why), line)
 	}
 	if err := json.Unmarshal(line, &m); err != nil {
 		return bad("not a JSON object")
 	}
-	var url, body string
-	if err := json.Unmarshal(m[f.URL], &url); err != nil || url == "" {
-		return bad("no string field " + strconv.Quote(f.URL))
+	var url, body, host string
+	if raw, ok := m[f.URL]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &url); err != nil {
+			return bad("field " + strconv.Quote(f.URL) + " is not a string")
+		}
+	}
+	if url == "" {
+		if raw, ok := m[f.Host]; ok {
+			json.Unmarshal(raw, &host)
+		}
+		if host == "" {
+			return bad("no string field " + strconv.Quote(f.URL) + " or " + strconv.Quote(f.Host))
+		}
+	}
+	url, why := rowURL(url, host, f)
+	if why != "" {
+		return bad(why)
 	}
 	if raw, ok := m[f.Body]; ok && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &body); err != nil {
@@ -100,10 +116,58 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 		}
 	}
 	var t time.Time
-	if raw, ok := m[f.Time]; ok {
-		t, _ = parseTime(bytes.Trim(raw, `"`))
+	if raw, ok := m[f.Time]; ok && string(raw) != "null" {
+		var err error
+		if t, err = d.rowTime(bytes.Trim(raw, `"`), f, off, idx, line); err != nil {
+			return err
+		}
 	}
 	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)), false)
+}
+
+// rowURL returns the URL of a dump row from its url field, else its host
+// field, or why the row has none: a url that is not an absolute http(s)
+// URL (a bare host, example.com, in the url column is the usual case) or
+// a host that is not a host name is a row error, never a capture without
+// a host.
+func rowURL(url, host string, f Fields) (string, string) {
+	if url != "" {
+		if isURL(url) && len(url) > len("https://") {
+			return url, ""
+		}
+		if h, ok := validHost(url); ok && f.Host == f.URL { // --fields host=url: the column holds hosts
+			return "https://" + h + "/robots.txt", ""
+		}
+		why := "field " + strconv.Quote(f.URL) + " holds " + strconv.Quote(excerpt([]byte(url))) + ", not an absolute http(s) URL"
+		if _, ok := validHost(url); ok {
+			why += " (a host? name its column with --fields host=" + f.URL + ")"
+		}
+		return "", why
+	}
+	if host == "" {
+		return "", "no " + strconv.Quote(f.URL) + " or " + strconv.Quote(f.Host) + " field in the row"
+	}
+	h, ok := validHost(strings.TrimSpace(host))
+	if !ok {
+		return "", "field " + strconv.Quote(f.Host) + " holds " + strconv.Quote(excerpt([]byte(host))) + ", not a host name"
+	}
+	return "https://" + h + "/robots.txt", ""
+}
+
+// rowTime reads a dump row's time field. A value that is not a time is a
+// row error that keeps the capture (without a fetch time), so that a
+// column of another format is seen rather than read as NULL.
+func (d *decoder) rowTime(v []byte, f Fields, off, idx int64, row []byte) (time.Time, error) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return time.Time{}, nil
+	}
+	t, ok := parseTime(v)
+	if !ok {
+		err := fmt.Errorf("%w: field %q holds %q, not a time (RFC 3339, YYYY-MM-DD[ hh:mm:ss], 14-digit WARC date or Unix seconds); the capture is kept without a fetch time", ErrRow, f.Time, excerpt(v))
+		return t, d.src.dataErr(off, idx, ClassRow, err, row)
+	}
+	return t, nil
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -176,9 +240,13 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		}
 		return -1
 	}
-	urlCol, hostCol, bodyCol, statusCol, timeCol := index(f.URL), index("host"), index(f.Body), index(f.Status), index(f.Time)
+	urlCol, hostCol, bodyCol, statusCol, timeCol := index(f.URL), index(f.Host), index(f.Body), index(f.Status), index(f.Time)
 	if urlCol < 0 && hostCol < 0 {
-		return d.src.dataErr(0, -1, ClassRow, errors.Join(ErrRow, errors.New("no "+f.URL+" or host column")), nil)
+		names := make([]string, len(cr.ends))
+		for i := range cr.ends {
+			names[i] = strconv.Quote(excerpt(cr.fieldAt(i)))
+		}
+		return fmt.Errorf("%w (looked for %q and %q; it has %s): name the column with --fields url=COLUMN or --fields host=COLUMN", ErrNoURLColumn, f.URL, f.Host, strings.Join(names, ", "))
 	}
 	for idx := int64(0); ; idx++ {
 		start, err := read(idx)
@@ -189,13 +257,20 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 			return err
 		}
 		d.r.records.Add(1)
-		url := string(cr.fieldAt(urlCol))
-		if url == "" {
-			url = "https://" + string(cr.fieldAt(hostCol)) + "/robots.txt"
+		d.src.records.Add(1)
+		url, why := rowURL(strings.TrimSpace(string(cr.fieldAt(urlCol))), string(cr.fieldAt(hostCol)), f)
+		if why != "" {
+			if e := d.src.dataErr(start, idx, ClassRow, fmt.Errorf("%w: %s", ErrRow, why), nil); e != nil {
+				return e
+			}
+			continue
 		}
 		body := cr.fieldAt(bodyCol)
 		status, _ := strconv.Atoi(string(bytes.TrimSpace(cr.fieldAt(statusCol))))
-		t, _ := parseTime(bytes.TrimSpace(cr.fieldAt(timeCol)))
+		t, err := d.rowTime(cr.fieldAt(timeCol), f, start, idx, nil)
+		if err != nil {
+			return err
+		}
 		if err := d.direct(ctx, start, idx, url, status, t, body, int64(len(body)), false); err != nil {
 			return err
 		}
@@ -229,6 +304,7 @@ func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
 		return err
 	}
 	d.r.records.Add(1)
+	d.src.records.Add(1)
 	body, total, err := d.readBody(&d.s)
 	cut := false
 	if err == errBreak {
@@ -244,5 +320,6 @@ func (d *decoder) hostFile(ctx context.Context, rc io.Reader) error {
 	if err != nil {
 		return err
 	}
-	return d.direct(ctx, 0, 0, "https://"+hostFromFileName(d.src.name)+"/robots.txt", 0, time.Time{}, body, total, cut)
+	host, _ := hostFromFileName(d.src.name) // expand took only host names
+	return d.direct(ctx, 0, 0, "https://"+host+"/robots.txt", 0, time.Time{}, body, total, cut)
 }

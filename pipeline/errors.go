@@ -42,6 +42,14 @@ var (
 	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
 	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
 	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
+	// ErrNoURLColumn: a CSV dump's header names neither the url nor the
+	// host column (Config.Fields): no row of it can be read, so the input
+	// fails, naming the columns it has.
+	ErrNoURLColumn = errors.New("the CSV header names no url or host column")
+	// ErrNotHostName: a file named as an input has no container format
+	// (not a WARC, dump, tar, manifest) and its name is not a host name, so
+	// it is not a robots.txt named by host either (hostname.go).
+	ErrNotHostName = errors.New("not a WARC, dump, tar archive, manifest or folder, and the name is not a host name (example.com, example.com-robots.txt, example.com/robots.txt)")
 )
 
 // Class groups data errors for counting. The zero value is not a class.
@@ -73,11 +81,14 @@ func (c Class) String() string {
 // within Source; -1 when the error is not inside a record), whose
 // WARC-Record-ID is RecordID (as in the header; empty when the error is not
 // inside a WARC record whose header was read). Excerpt holds at most
-// maxExcerpt bytes of the offending input, for the message.
+// maxExcerpt bytes of the offending input, for the message. Path is Source
+// as record.Capture.Path names it (relative to what the user named), so
+// that an error joins the captures of its file.
 //
 // A *ReadError is immutable once reported and may be kept and shared.
 type ReadError struct {
 	Source   string
+	Path     string
 	Offset   int64
 	Record   int64
 	RecordID string

@@ -26,6 +26,7 @@ type fetcher struct {
 	retry    RetryPolicy
 	timeouts timeouts
 	sleep    func(ctx context.Context, d time.Duration) error // tests record delays
+	onRetry  func(RetryEvent)                                 // Config.OnRetry
 }
 
 type timeouts struct{ connect, header, idle time.Duration }
@@ -49,6 +50,7 @@ func newFetcher(cfg *Config) *fetcher {
 		retry:    cfg.Retry,
 		timeouts: timeouts{cfg.ConnectTimeout, cfg.HeaderTimeout, cfg.IdleTimeout},
 		sleep:    sleepCtx,
+		onRetry:  cfg.OnRetry,
 	}
 }
 
@@ -272,7 +274,11 @@ func (b *httpBody) start() error {
 			if d == 0 {
 				d = b.f.backoff(b.tries)
 			}
-			if err := b.f.sleep(b.ctx, min(d, b.f.retry.MaxDelay)); err != nil {
+			d = min(d, b.f.retry.MaxDelay)
+			if b.f.onRetry != nil && b.last != nil {
+				b.f.onRetry(RetryEvent{URL: b.url, Try: b.tries + 1, MaxTries: b.f.retry.MaxTries, Wait: d, Err: b.last})
+			}
+			if err := b.f.sleep(b.ctx, d); err != nil {
 				return err
 			}
 		}

@@ -30,6 +30,7 @@ const (
 // input is one entry of the expanded input list.
 type input struct {
 	name   string // as given or listed: a path or a URL
+	path   string // relative to what the user named (record.Capture.Path)
 	format format
 	unit   Unit       // the unit of work it belongs to
 	state  *unitState // its unit's, once the run has selected it
@@ -112,19 +113,24 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 				return nil, err
 			}
 			for _, l := range lines {
-				lf := formatOf(l)
+				lf := formatOf(l.name)
 				if lf == formatManifest {
-					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", a, l)
+					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", a, l.name)
 				}
-				if !dup(l) {
-					out = append(out, input{name: l, format: lf, unit: unit(l)})
+				if lf == formatHostFile {
+					if _, ok := hostFromFileName(l.name); !ok {
+						return nil, fmt.Errorf("manifest %s lists %s: %w", a, l.name, ErrNotHostName)
+					}
+				}
+				if !dup(l.name) {
+					out = append(out, input{name: l.name, path: l.path, format: lf, unit: unit(l.name)})
 				}
 			}
 			continue
 		}
 		if a == "-" || isURL(a) { // not on disk
 			if !dup(a) {
-				out = append(out, input{name: a, format: f, unit: unit(a)})
+				out = append(out, input{name: a, path: baseName(a), format: f, unit: unit(a)})
 			}
 			continue
 		}
@@ -133,8 +139,13 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			return nil, fmt.Errorf("input: %w", err)
 		}
 		if !st.IsDir() {
+			if f == formatHostFile {
+				if _, ok := hostFromFileName(a); !ok {
+					return nil, fmt.Errorf("input %s: %w", a, ErrNotHostName)
+				}
+			}
 			if !dup(a) {
-				out = append(out, input{name: a, format: f, unit: unit(a)})
+				out = append(out, input{name: a, path: baseName(a), format: f, unit: unit(a)})
 			}
 			continue
 		}
@@ -143,7 +154,15 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && !strings.HasPrefix(d.Name(), ".") {
+			// Hidden files and folders (.git, .DS_Store) are not data;
+			// the folder named itself is read whatever its name.
+			if p != a && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
 				files = append(files, p)
 			}
 			return nil
@@ -155,29 +174,42 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		var hosts *Unit // the folder's host files, one unit
 		for _, p := range files {
 			pf := formatOf(p)
+			rel, err := filepath.Rel(a, p)
+			if err != nil {
+				return nil, fmt.Errorf("input folder: %w", err)
+			}
+			rel = filepath.ToSlash(rel)
 			switch {
 			case pf == formatManifest:
 				continue // a listing lying in a data folder is not data
 			case dup(p):
 				continue
 			case pf == formatHostFile:
+				if _, ok := hostFromFileName(p); !ok {
+					r.notHosts.add(rel)
+					continue
+				}
 				if hosts == nil {
 					u := unit(a)
 					hosts = &u
 				}
-				out = append(out, input{name: p, format: pf, unit: *hosts})
+				out = append(out, input{name: p, path: rel, format: pf, unit: *hosts})
 			default:
-				out = append(out, input{name: p, format: pf, unit: unit(p)})
+				out = append(out, input{name: p, path: rel, format: pf, unit: unit(p)})
 			}
 		}
 	}
 	return out, nil
 }
 
+// manifestLine is one line of a manifest: name resolved to a path or URL,
+// path as record.Capture.Path (the line as written when it is relative).
+type manifestLine struct{ name, path string }
+
 // readManifest returns a manifest's lines resolved to paths or URLs: blank
 // lines and # comments are skipped; relative lines take Config.ManifestBase,
 // else the manifest's origin (a URL) or folder (a file).
-func (r *runner) readManifest(ctx context.Context, name string) ([]string, error) {
+func (r *runner) readManifest(ctx context.Context, name string) ([]manifestLine, error) {
 	rc, _, err := r.open(ctx, name)
 	if err != nil {
 		return nil, err
@@ -204,7 +236,7 @@ func (r *runner) readManifest(ctx context.Context, name string) ([]string, error
 			base = filepath.Dir(name) + string(filepath.Separator)
 		}
 	}
-	var lines []string
+	var lines []manifestLine
 	sc := bufio.NewScanner(&s)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -212,14 +244,17 @@ func (r *runner) readManifest(ctx context.Context, name string) ([]string, error
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
+		p := baseName(l)
 		switch {
 		case isURL(l):
 		case isURL(base):
+			p = strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(l)), "/")
 			l = strings.TrimSuffix(base, "/") + "/" + strings.TrimPrefix(l, "/")
 		case !filepath.IsAbs(l):
+			p = strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(l)), "/")
 			l = filepath.Join(base, l)
 		}
-		lines = append(lines, l)
+		lines = append(lines, manifestLine{name: l, path: p})
 	}
 	if err := sc.Err(); err != nil && err != errBreak {
 		return nil, fmt.Errorf("manifest %s: %w", name, err)
@@ -249,15 +284,17 @@ func (r *runner) open(ctx context.Context, name string) (io.ReadCloser, int64, e
 	return f, -1, nil
 }
 
-// hostFromFileName maps a file named by host to the host: example.com,
-// example.com.txt, example.com-robots.txt, example.com.robots.txt,
-// example.com_robots.txt.
-func hostFromFileName(name string) string {
-	b := path.Base(filepath.ToSlash(name))
-	for _, suf := range []string{"-robots.txt", ".robots.txt", "_robots.txt", ".txt"} {
-		if h, ok := strings.CutSuffix(b, suf); ok && h != "" {
-			return h
+// baseName is the last element of a path or of a URL's path (query and
+// fragment dropped), "-" for stdin.
+func baseName(name string) string {
+	if isURL(name) {
+		if u, err := url.Parse(name); err == nil {
+			name = u.Path
 		}
+	}
+	b := path.Base(filepath.ToSlash(name))
+	if b == "/" || b == "." {
+		return name
 	}
 	return b
 }

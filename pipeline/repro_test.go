@@ -61,7 +61,7 @@ func TestRepro(t *testing.T) {
 			}
 			ids := map[string]int64{}
 			for _, c := range caps {
-				id := schema.CaptureID(c.RecordID, c.Source, c.Offset)
+				id := schema.CaptureID(c.RecordID, c.Crawl, c.Path, c.Offset)
 				if prev, dup := ids[id]; dup {
 					t.Errorf("records %d and %d share capture id %s (offset %d)", prev, c.Index, id, c.Offset)
 				}

@@ -74,6 +74,9 @@ type runner struct {
 	failed     atomic.Int64 // units failed under KeepGoing
 	skipped    int          // units Config.Skip skipped
 	duplicates int          // inputs listed more than once, read once
+	notHosts   skipCounter  // host files whose names are not host names
+	otherResp  atomic.Int64 // WARC responses not counted (Config.Responses)
+	empty      skipCounter  // inputs read to their end without a record or row
 
 	jobs chan *job
 	free chan *job
@@ -89,7 +92,10 @@ func (r *runner) summary() Summary {
 		Skipped:         r.skipped,
 		Duplicates:      r.duplicates,
 		FailedUnits:     int(r.failed.Load()),
+		OtherResponses:  r.otherResp.Load(),
 	}
+	s.NotHosts, s.NotHostExamples = r.notHosts.load()
+	s.Empty, s.EmptyExamples = r.empty.load()
 	for c := range s.Errors {
 		s.Errors[c] = r.errs.counts[c].Load()
 	}
@@ -206,7 +212,7 @@ func (r *runner) read(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	d.r, d.src = r, &source{name: in.name, r: r, unit: in.state}
+	d.r, d.src = r, &source{name: in.name, path: in.path, r: r, unit: in.state}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -221,6 +227,9 @@ func (r *runner) read(ctx context.Context, in input) error {
 	}
 	if ferr := d.flush(ctx); err == nil {
 		err = ferr
+	}
+	if err == nil && d.src.records.Load() == 0 {
+		r.empty.add(in.path)
 	}
 	d.s.close()
 	if err != nil {
@@ -257,15 +266,19 @@ func (r *runner) send(ctx context.Context, j *job) error {
 // source is the shared state of one input while its captures are in flight.
 type source struct {
 	name string
+	path string // record.Capture.Path
 	r    *runner
-	unit *unitState
-	bad  atomic.Bool
+	// records counts the input's records and rows, of every kind: none
+	// at the end is an empty input (Summary.Empty).
+	records atomic.Int64
+	unit    *unitState
+	bad     atomic.Bool
 }
 
 // dataErr counts a data error of the input; under Strict it returns it.
 // Safe for concurrent use (decoder and workers report into the same source).
 func (s *source) dataErr(off, rec int64, class Class, err error, ex []byte) error {
-	return s.report(&ReadError{Source: s.name, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
+	return s.report(&ReadError{Source: s.name, Path: s.path, Offset: off, Record: rec, Class: class, Err: err, Excerpt: excerpt(ex)})
 }
 
 // report counts and keeps e, a data error of the input.

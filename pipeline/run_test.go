@@ -269,6 +269,17 @@ not json
 		if e := find(caps, "https://e.example/robots.txt"); e.Status != 200 || e.FetchTime.Year() != 2024 {
 			t.Errorf("%+v", e)
 		}
+		// Capture.Path is relative to what was named: the folder, the
+		// manifest's line.
+		for url, want := range map[string]string{
+			"https://g.example/robots.txt": "g.example-robots.txt",
+			"https://e.example/robots.txt": "d/rows.csv",
+			"https://j.example/robots.txt": "d/sites.tar.gz",
+		} {
+			if c := find(caps, url); c == nil || c.Path != want {
+				t.Errorf("%s: path %q, want %q", url, c.Path, want)
+			}
+		}
 	})
 }
 

@@ -13,16 +13,30 @@ const NumClasses = int(numClasses)
 // Summary describes a run. Run returns it also when it fails, filled as far
 // as the run went. It is a plain value: keep it, copy it.
 type Summary struct {
-	Files           int   // inputs read (after expansion and sharding)
-	FilesWithErrors int   // inputs with at least one data error
-	Skipped         int   // units Config.Skip skipped
-	FailedUnits     int   // units that failed under Config.KeepGoing
-	Duplicates      int   // inputs listed more than once (read once)
-	Records         int64 // WARC records (of every type) and dump rows seen
-	Captures        int64 // captures handed to the consumer
-	Bytes           int64 // input bytes read as stored (compressed)
-	Errors          [NumClasses]int64
-	Elapsed         time.Duration
+	Files           int // inputs read (after expansion and sharding)
+	FilesWithErrors int // inputs with at least one data error
+	Skipped         int // units Config.Skip skipped
+	FailedUnits     int // units that failed under Config.KeepGoing
+	Duplicates      int // inputs listed more than once (read once)
+	// NotHosts counts the files of folders and tar archives that were not
+	// read because their names are not host names (hostname.go), with up
+	// to three of those names (paths), the lexically smallest.
+	NotHosts        int64
+	NotHostExamples []string
+	// OtherResponses counts WARC response and resource records read past
+	// because Config.Responses does not count them (a target path other
+	// than /robots.txt outside a Common Crawl robotstxt WARC).
+	OtherResponses int64
+	// Empty counts the inputs read to their end that held no record or
+	// row at all (an empty file, a CSV of a header alone, a gzip of
+	// nothing), with up to three of their paths.
+	Empty         int64
+	EmptyExamples []string
+	Records       int64 // WARC records (of every type) and dump rows seen
+	Captures      int64 // captures handed to the consumer
+	Bytes         int64 // input bytes read as stored (compressed)
+	Errors        [NumClasses]int64
+	Elapsed       time.Duration
 
 	// Diagnostics lists the first Config.MaxDiagnostics data errors, in
 	// the order they were found (across inputs read in parallel, that

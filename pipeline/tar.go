@@ -12,7 +12,9 @@ import (
 )
 
 // Tar archives (plain, gzip or zstd) hold one robots.txt per regular file,
-// named by host. A tar stream has no record separator, but every header is
+// named by host as a folder's files are (hostname.go): hidden entries are
+// read past, entries whose names are not host names counted in
+// Summary.NotHosts. A tar stream has no record separator, but every header is
 // a 512-byte block with a checksum and, since POSIX.1-1988, the "ustar"
 // magic at byte 257: after damage (a header that does not check out, a
 // broken gzip member that leaves the stream misaligned) reading resumes at
@@ -64,6 +66,15 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 		if hdr.Typeflag != tar.TypeReg {
 			continue
 		}
+		d.src.records.Add(1) // an archive of hidden files only is not empty
+		if hiddenPath(hdr.Name) {
+			continue
+		}
+		host, ok := hostFromFileName(hdr.Name)
+		if !ok {
+			d.r.notHosts.add(d.src.path + ":" + hdr.Name)
+			continue
+		}
 		d.r.records.Add(1)
 		off := pos.n // the end of the entry's header: unique per entry
 		body, total, err := d.readBody(tr)
@@ -76,7 +87,7 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 				return e
 			}
 		}
-		if err := d.direct(ctx, off, idx, "https://"+hostFromFileName(hdr.Name)+"/robots.txt", 0, hdr.ModTime.UTC(), body, total, cut); err != nil {
+		if err := d.direct(ctx, off, idx, "https://"+host+"/robots.txt", 0, hdr.ModTime.UTC(), body, total, cut); err != nil {
 			return err
 		}
 		if cut {

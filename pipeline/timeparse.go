@@ -10,9 +10,22 @@ import (
 // parseTime reads the fetch times archives use: WARC-Date (ISO 8601 in
 // UTC, "2024-05-18T10:11:12Z", optionally with fractional seconds; WARC/0.17
 // and ARC also use 14 digits, "20080430204825"), RFC 3339 with an offset,
-// and Unix seconds. The fixed layouts take a fast path without allocation.
+// a date alone ("2024-05-18", read as its midnight UTC), a date and time
+// without zone ("2024-05-18 10:11:12", as SQL exports write it, read as
+// UTC) and Unix seconds. The fixed layouts take a fast path without allocation.
 func parseTime(b []byte) (time.Time, bool) {
 	if len(b) == 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' && b[16] == ':' && b[19] == 'Z' {
+		if t, ok := digitsTime(b[0:4], b[5:7], b[8:10], b[11:13], b[14:16], b[17:19]); ok {
+			return t, true
+		}
+	}
+	if len(b) == 10 && b[4] == '-' && b[7] == '-' { // a date alone: its first second, UTC
+		if t, ok := digitsTime(b[0:4], b[5:7], b[8:10], []byte("00"), []byte("00"), []byte("00")); ok {
+			return t, true
+		}
+	}
+	if len(b) == 19 && b[4] == '-' && b[7] == '-' && (b[10] == ' ' || b[10] == 'T') && b[13] == ':' && b[16] == ':' {
+		// SQL exports' "2024-05-18 10:11:12", taken as UTC.
 		if t, ok := digitsTime(b[0:4], b[5:7], b[8:10], b[11:13], b[14:16], b[17:19]); ok {
 			return t, true
 		}

@@ -119,7 +119,7 @@ func (j *rec) setWARC(h *WARCHeader) {
 // fail reports a data error of record j, located by its offset, index and
 // WARC-Record-ID.
 func (j *rec) fail(class Class, err error, ex []byte) error {
-	return j.src.report(&ReadError{Source: j.src.name, Offset: j.offset, Record: j.index,
+	return j.src.report(&ReadError{Source: j.src.name, Path: j.src.path, Offset: j.offset, Record: j.index,
 		RecordID: string(j.field(fRecordID)), Class: class, Err: err, Excerpt: excerpt(ex)})
 }
 
@@ -176,7 +176,7 @@ func (r *runner) work(ctx context.Context, id int) error {
 
 func (r *runner) process(w *workerState, j *rec) error {
 	c := &w.c
-	*c = record.Capture{Source: j.src.name, Offset: j.offset, Index: j.index, Crawl: j.crawl}
+	*c = record.Capture{Source: j.src.name, Path: j.src.path, Offset: j.offset, Index: j.index, Crawl: j.crawl}
 	if j.kind == jobDirect {
 		c.URL, c.Status, c.FetchTime = j.url, j.status, j.time
 		c.RobotsPath = isRobotsPath([]byte(j.url))

@@ -32,7 +32,16 @@ type Capture struct {
 	// member's would be shared by all of them. In a file that mixes the two
 	// layouts an offset of one kind may equal one of the other; Index is
 	// unique within Source in every case.
+	//
+	// Path is Source as the user named it, relative to what was named: a
+	// file found in a folder is its slash-separated path below that folder
+	// ("a/example.org/robots.txt"), a relative manifest line the line as
+	// written; any other file or URL is its base name (the last element of
+	// the path or URL path), "-" for stdin. It is the same whatever the
+	// working directory or mirror, so with Crawl and Offset it identifies a
+	// record that has no WARC-Record-ID across reruns.
 	Source string
+	Path   string
 	Offset int64
 	Index  int64
 

@@ -341,7 +341,7 @@ func TestSummaryManySites(t *testing.T) {
 		if h%10 == 9 {
 			outcome, verdict = schema.OutcomeUnreachable, schema.VerdictFull
 		}
-		sites = append(sites, schema.SiteRow{Host: host, CaptureID: schema.CaptureID(host, "", 0), Outcome: outcome, Candidates: 2})
+		sites = append(sites, schema.SiteRow{Host: host, CaptureID: schema.CaptureID(host, "", "", 0), Outcome: outcome, Candidates: 2})
 		bots = append(bots, schema.SiteBotRow{Host: host, Bot: "GPTBot", Category: "ai-training", Matched: schema.MatchedNamed, Verdict: verdict})
 	}
 	s.BeginCrawl("c", 2*hosts, hosts)
@@ -437,7 +437,7 @@ func BenchmarkSummarySiteBots(b *testing.B) {
 	var bots []schema.SiteBotRow
 	for h := range 1000 {
 		host := fmt.Sprintf("h%d.example", h)
-		sites = append(sites, schema.SiteRow{Host: host, CaptureID: schema.CaptureID(host, "", 0), Outcome: schema.OutcomeParsed})
+		sites = append(sites, schema.SiteRow{Host: host, CaptureID: schema.CaptureID(host, "", "", 0), Outcome: schema.OutcomeParsed})
 		for _, bot := range stats.DefaultCatalog().Bots() {
 			bots = append(bots, schema.SiteBotRow{Host: host, Bot: bot.Token, Category: bot.Category, Matched: schema.MatchedStar, Verdict: schema.VerdictPartial,
 				Somesite: schema.VerdictPartial, CIC: schema.CICSome, CCClass: schema.CCClassAllowPart})

@@ -350,7 +350,7 @@ func TestWriteCSV(t *testing.T) {
 // still wins within its group (here "/" with y over the path-less n).
 func TestSignalsSplitOverCalls(t *testing.T) {
 	s, _ := NewTally(TallyOptions{})
-	id := schema.CaptureID("", "x", 1)
+	id := schema.CaptureID("", "", "x", 1)
 	g := int32(0)
 	rows := []schema.SignalRow{
 		{Key: schema.Key{CaptureID: id}, Directive: "content-usage", Line: 2, GroupIndex: &g, StarGroup: true, Path: "/", Name: "train-ai", Value: "y"},

@@ -12,8 +12,10 @@ import "time"
 type CaptureRow struct {
 	Key
 
-	// Base name of the input the record was read from (a file name, or the
-	// last element of a URL path).
+	// The input the record was read from, relative to what was named: a
+	// file of a folder is its path below the folder
+	// ("a/example.org/robots.txt"), a relative manifest line the line, any
+	// other file or URL its base name (the last element of its path).
 	Source string `parquet:"source,dict"`
 	// Byte offset of the record in that input as stored (for compressed
 	// inputs, of its gzip member or zstd frame when records are compressed

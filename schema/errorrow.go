@@ -18,8 +18,10 @@ type ErrorRow struct {
 	// The input as robotstat analyze's completion records name it (a path
 	// as given, a manifest line as resolved, a URL).
 	Input string `parquet:"input,dict"`
-	// The file or stream the error is in: the input, or for an archive
-	// member or a folder's file the name captures.source has.
+	// The file or stream the error is in, named as captures.source names
+	// it (relative to what was named: a folder's file by its path below
+	// the folder, any other input by its base name), so that errors join
+	// their file's captures; for class input, the input as in input.
 	Source string `parquet:"source,dict"`
 	// Byte offset of the error in source: of its record (as
 	// captures.record_offset), or of the broken gzip member, zstd frame or

@@ -59,7 +59,7 @@ func testRows(n int) []CaptureRow {
 			crawl = "CC-MAIN-2024-38"
 		}
 		host := strings.Repeat("x", i%50) + ".example"
-		rows[i] = CaptureRow{Key: Key{CaptureID: CaptureID("", "t.warc.gz", int64(i)), Crawl: crawl, URL: "https://" + host + "/robots.txt", Host: host}, BodyBytes: int64(i)}
+		rows[i] = CaptureRow{Key: Key{CaptureID: CaptureID("", crawl, "t.warc.gz", int64(i)), Crawl: crawl, URL: "https://" + host + "/robots.txt", Host: host}, BodyBytes: int64(i)}
 	}
 	return rows
 }

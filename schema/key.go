@@ -3,7 +3,6 @@ package schema
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"path"
 	"strconv"
 	"strings"
 )
@@ -14,10 +13,12 @@ import (
 //
 // A Key is a plain value: copy it into each row of a capture.
 type Key struct {
-	// Identifier of the capture, stable across runs over the same input: the
-	// first 32 hex digits (lower case) of the SHA-256 of "warc:" and the
-	// WARC-Record-ID without angle brackets, or, for a record without an id,
-	// of "src:", the input's base name, "@" and the record's byte offset.
+	// Identifier of the capture, unique within a dataset and stable across
+	// runs over the same input: the first 32 hex digits (lower case) of the
+	// SHA-256 of "warc:" and the WARC-Record-ID without angle brackets, or,
+	// for a record without an id (dump rows, tar entries, files of a
+	// folder), of "src:", the crawl, a newline, source (the input's path
+	// relative to what was named), "@" and record_offset.
 	CaptureID string `parquet:"capture_id,dict"`
 	// Crawl (collection) the capture belongs to: robotstat's --crawl, else
 	// the WARC warcinfo isPartOf. NULL when unknown. Also the Hive partition
@@ -39,15 +40,18 @@ func (k Key) crawl() string { return k.Crawl }
 // description of where the record lives, cut to 128 bits and written as 32
 // lower-case hex digits. With a WARC-Record-ID (angle brackets and
 // surrounding space ignored) the description is "warc:" followed by the id,
-// so the same record has the same id wherever its file is. Without one it is
-// "src:" followed by the base name of source (the last element of a path or
-// URL path) and "@" and the decimal offset, so moving or re-downloading the
-// input does not change the id.
+// so the same record has the same id wherever its file is. Without one (a
+// dump row, a tar entry, a file of a folder) it is "src:", the crawl, a
+// newline, path (the input relative to what the user named,
+// record.Capture.Path: the captures table's source), "@" and the decimal
+// offset: unique within a dataset, since a crawl's inputs have distinct
+// paths and an input's records distinct offsets, and the same on every run
+// over the same inputs, wherever they are mounted.
 //
 // 128 bits keep the chance of any collision below 1e-18 for a billion
 // captures; 64 would give a few percent.
-func CaptureID(recordID, source string, offset int64) string {
-	var buf [128]byte
+func CaptureID(recordID, crawl, path string, offset int64) string {
+	var buf [256]byte
 	b := buf[:0]
 	id := strings.TrimSpace(recordID)
 	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
@@ -55,13 +59,10 @@ func CaptureID(recordID, source string, offset int64) string {
 		b = append(b, "warc:"...)
 		b = append(b, id...)
 	} else {
-		base := source
-		if i := strings.IndexAny(base, "?#"); i >= 0 && strings.Contains(base, "://") {
-			base = base[:i]
-		}
-		base = path.Base(strings.ReplaceAll(base, "\\", "/"))
 		b = append(b, "src:"...)
-		b = append(b, base...)
+		b = append(b, crawl...)
+		b = append(b, '\n')
+		b = append(b, path...)
 		b = append(b, '@')
 		b = strconv.AppendInt(b, offset, 10)
 	}

@@ -16,11 +16,20 @@ import (
 // Files of version 1 are still read (ReadsSchemaVersion): they lack only
 // what version 2 added, so a dataset written before can be rebuilt with
 // robotstat sites instead of analysed again.
-const SchemaVersion = "2"
+//
+// Version 3 changed the meaning of capture_id and captures.source for
+// records without a WARC-Record-ID (dump rows, tar entries, files of a
+// folder): they name the input's path relative to what was named, and the
+// id includes the crawl, so that files of the same name in two folders no
+// longer share an id. Version 2 files are still read; a rerun of analyze
+// reads their inputs again and replaces them (the completion record's
+// schema version differs), so one dataset never mixes the two ids.
+const SchemaVersion = "3"
 
 // ReadsSchemaVersion reports whether this version reads files of schema
-// version v: its own, and the earlier ones it only added to.
-func ReadsSchemaVersion(v string) bool { return v == SchemaVersion || v == "1" }
+// version v: its own, and the earlier ones it only added to or whose
+// change a rerun replaces.
+func ReadsSchemaVersion(v string) bool { return v == SchemaVersion || v == "2" || v == "1" }
 
 // Defaults for Options.
 const (

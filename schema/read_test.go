@@ -24,7 +24,7 @@ func readerRows(n int) ([]CaptureRow, []BotRow) {
 	outcomes := []string{OutcomeParsed, OutcomeUnavailable, OutcomeUnreachable, OutcomeRedirect}
 	for i := range n {
 		k := Key{
-			CaptureID: CaptureID("", "src.warc.gz", int64(i)),
+			CaptureID: CaptureID("", "", "src.warc.gz", int64(i)),
 			Crawl:     crawls[i%3],
 			URL:       "https://h" + itoa(i) + ".example/robots.txt",
 			Host:      "h" + itoa(i) + ".example",

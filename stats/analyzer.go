@@ -69,6 +69,7 @@ var builders = map[schema.TableName]builder{
 // out once.
 type capture struct {
 	c       *record.Capture
+	path    string // c.Path, else the base name of c.Source
 	key     schema.Key
 	site    Site
 	outcome parse.Outcome
@@ -132,9 +133,12 @@ func NewAnalyzer(opts Options) (*Analyzer, error) {
 // never fails: whatever the body holds is described (content never fails).
 // c.Body is read only during the call.
 func (a *Analyzer) Analyze(c *record.Capture, dst *schema.Batch) parse.Outcome {
-	k := capture{c: c, site: ParseSite(c.URL)}
+	k := capture{c: c, site: ParseSite(c.URL), path: c.Path}
+	if k.path == "" { // a capture not from package pipeline
+		k.path = baseName(c.Source)
+	}
 	k.key = schema.Key{
-		CaptureID: schema.CaptureID(c.RecordID, c.Source, c.Offset),
+		CaptureID: schema.CaptureID(c.RecordID, c.Crawl, k.path, c.Offset),
 		Crawl:     c.Crawl,
 		URL:       c.URL,
 		Host:      k.site.Host,

@@ -62,7 +62,7 @@ func TestCaptureRowBasic(t *testing.T) {
 	if c.Source != "CC-MAIN-x.warc.gz" || c.RecordOffset != 1234 || c.Crawl != "CC-MAIN-2025-08" || !c.RobotsPath {
 		t.Errorf("source %q offset %d crawl %q robots-path %v", c.Source, c.RecordOffset, c.Crawl, c.RobotsPath)
 	}
-	if c.CaptureID != schema.CaptureID("", "/data/CC-MAIN-x.warc.gz", 1234) || len(c.CaptureID) != 32 {
+	if c.CaptureID != schema.CaptureID("", "CC-MAIN-2025-08", "CC-MAIN-x.warc.gz", 1234) || len(c.CaptureID) != 32 {
 		t.Errorf("capture id %q", c.CaptureID)
 	}
 	sum := sha1.Sum([]byte(basicBody))
@@ -161,7 +161,7 @@ func TestCaptureRowCases(t *testing.T) {
 			c.RecordID = "<urn:uuid:0f0e>"
 		},
 			func(t *testing.T, c schema.CaptureRow) {
-				if c.BodyDigest != "sha1:AAAA" || c.WARCRecordID != "urn:uuid:0f0e" || c.CaptureID != schema.CaptureID("urn:uuid:0f0e", "", 0) {
+				if c.BodyDigest != "sha1:AAAA" || c.WARCRecordID != "urn:uuid:0f0e" || c.CaptureID != schema.CaptureID("urn:uuid:0f0e", "", "", 0) {
 					t.Errorf("%q %q %q", c.BodyDigest, c.WARCRecordID, c.CaptureID)
 				}
 			}},

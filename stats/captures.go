@@ -22,7 +22,7 @@ func (a *Analyzer) captureRows(k *capture, dst *schema.Batch) {
 	html, binary := k.sniff()
 	row := schema.CaptureRow{
 		Key:              k.key,
-		Source:           baseName(c.Source),
+		Source:           k.path,
 		RecordOffset:     c.Offset,
 		WARCRecordID:     trimRecordID(c.RecordID),
 		Scheme:           site.Scheme,

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -112,7 +113,7 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.parseLimit, "parse-limit", parse.DefaultLimit, "parse at most this many `bytes` of a robots.txt (RFC 9309 §2.5 minimum 512000; -1 for no limit)")
 	fs.StringVar(&f.responses, "responses", "auto", "which WARC responses count: `WHICH` is robots (path /robots.txt), all, or auto (all inside a Common Crawl robotstxt WARC)")
 	fs.StringVar(&f.manifestBase, "manifest-base", "", "`URL` or folder prefixed to relative lines of a manifest, e.g. https://data.commoncrawl.org/")
-	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,status=S,body=B,time=T (defaults url,status,body,time)")
+	fs.StringVar(&f.fields, "fields", "", "dump column names as a `LIST` of field=column: url=U,host=H,status=S,body=B,time=T (defaults url,host,status,body,time; host stands in for a missing url)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat HTTP 429 as 5xx (disallow all), as Google does; RFC 9309 says 4xx (allow all)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", pipeline.DefaultConnectTimeout, "http(s) inputs: give up a try that has no connection after `DURATION` (retried)")
 	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
@@ -226,6 +227,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if f.errors <= 0 {
 		pc.MaxDiagnostics = -1 // none kept (0 would be the pipeline's default)
 	}
+	// A download that waits says so: the defaults spend 31 s on a
+	// refused connection before they give up.
+	var logMu sync.Mutex
+	pc.OnRetry = func(e pipeline.RetryEvent) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		fmt.Fprintf(m.Stderr, "robotstat: retrying %s in %s (try %d of %d): %v\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, e.Err)
+	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
 	}
@@ -278,6 +287,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return canonicalInput(n)
 		}
 	}
+	// What this run creates under --out and leaves empty when it fails is
+	// removed: not with shards, which share --out with other processes.
+	var folders *schema.Folders
+	if f.shard == "" {
+		if folders, err = schema.NoteFolders(f.out); err != nil {
+			return fmt.Errorf("reading what --out holds: %w", err)
+		}
+	}
 	uw, err := newUnitWriter(ctx, schema.Options{
 		Dir:           f.out,
 		Tables:        tables,
@@ -298,7 +315,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
 	if runErr != nil {
 		uw.abort()
-		fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
+		if folders != nil {
+			if err := folders.RemoveEmpty(); err != nil {
+				fmt.Fprintf(m.Stderr, "robotstat: removing the empty folders this run created: %v\n", err)
+			}
+		}
+		if sum.Files > 0 { // an input list that failed to expand read nothing
+			fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
+		}
 		kept := ""
 		if uw.committed > 0 {
 			kept = fmt.Sprintf("; the %d inputs committed before are kept, and a rerun skips them", uw.committed)
@@ -337,6 +361,12 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		Skipped:      sum.Skipped,
 		Failed:       uw.sortedFailures(),
 		Replaced:     uw.replaced,
+
+		NotHosts:        sum.NotHosts,
+		NotHostExamples: sum.NotHostExamples,
+		OtherResponses:  sum.OtherResponses,
+		Empty:           sum.Empty,
+		EmptyExamples:   sum.EmptyExamples,
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -354,7 +384,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
 	} else if res.Committed == 0 && sitesUpToDate(root) {
 		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
-	} else if slices.Contains(tables, schema.Captures) && dirExists(root) {
+	} else if slices.Contains(tables, schema.Captures) && !dirExists(filepath.Join(root, string(schema.Captures))) {
+		// Nothing to build from: say so rather than fail on the missing table.
+		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
+	} else if slices.Contains(tables, schema.Captures) {
 		ss, err := m.buildSites(ctx, root)
 		if err != nil {
 			return err
@@ -416,6 +449,15 @@ type analyzeResult struct {
 	Replaced  map[string]int `json:"inputs_replaced,omitempty"`
 	// Sites is what the sites step built (nil for a sharded run).
 	Sites *reduce.Summary `json:"sites,omitempty"`
+	// NotHosts counts files of folders and tar archives not read because
+	// their names are not host names (NotHostExamples: the first few);
+	// OtherResponses the WARC responses not counted under --responses.
+	NotHosts        int64    `json:"files_not_hosts,omitempty"`
+	NotHostExamples []string `json:"files_not_hosts_examples,omitempty"`
+	OtherResponses  int64    `json:"responses_not_counted,omitempty"`
+	// Empty counts the inputs that held no record or row at all.
+	Empty         int64    `json:"inputs_empty,omitempty"`
+	EmptyExamples []string `json:"inputs_empty_examples,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -430,6 +472,25 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
 	}
 	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
+	if r.NotHosts > 0 {
+		ex := strings.Join(r.NotHostExamples, ", ")
+		if r.NotHosts > int64(len(r.NotHostExamples)) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d %s not read: %s (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
+			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is not a host name", "their names are not host names"), ex)
+	}
+	if r.Empty > 0 {
+		ex := strings.Join(r.EmptyExamples, ", ")
+		if r.Empty > int64(len(r.EmptyExamples)) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d %s held no record or row at all: %s\n", r.Empty, plural(int(r.Empty), "input", "inputs"), ex)
+	}
+	if r.Captures == 0 && r.OtherResponses > 0 {
+		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
+			r.OtherResponses, plural(int(r.OtherResponses), "response", "responses"), plural(int(r.OtherResponses), "its target is", "their targets are"))
+	}
 	var rows []string
 	for _, t := range schema.AllTables() {
 		if n, ok := r.Tables[string(t)]; ok {
@@ -439,7 +500,11 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 	if len(rows) == 0 {
 		rows = append(rows, "none")
 	}
-	fmt.Fprintf(w, "robotstat: wrote %s: %d %s (rows: %s); next: robotstat report %s\n", r.Out, r.Committed, plural(r.Committed, "input", "inputs"), strings.Join(rows, ", "), r.Out)
+	failed := ""
+	if len(r.Failed) > 0 { // committed too: their records say they failed
+		failed = fmt.Sprintf(", %d of them failed", len(r.Failed))
+	}
+	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s); next: robotstat report %s\n", r.Out, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), r.Out)
 	if r.Skipped > 0 {
 		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Out)
 	}
@@ -502,7 +567,7 @@ func memoryLimit(flagMiB, workers int, getenv func(string) string) int64 {
 	return int64(224+32*workers) << 20
 }
 
-// parseFields reads --fields url=U,status=S,body=B,time=T.
+// parseFields reads --fields url=U,host=H,status=S,body=B,time=T.
 func parseFields(s string) (pipeline.Fields, error) {
 	var f pipeline.Fields
 	if s == "" {
@@ -522,8 +587,10 @@ func parseFields(s string) (pipeline.Fields, error) {
 			f.Body = v
 		case "time":
 			f.Time = v
+		case "host":
+			f.Host = v
 		default:
-			return f, fmt.Errorf("unknown field %q (want url, status, body or time)", k)
+			return f, fmt.Errorf("unknown field %q (want url, host, status, body or time)", k)
 		}
 	}
 	return f, nil

@@ -338,7 +338,11 @@ func plural(n int, one, many string) string {
 func errorRows(r pipeline.UnitResult, crawl string) []schema.ErrorRow {
 	rows := make([]schema.ErrorRow, 0, len(r.Errors)+1)
 	for _, e := range r.Errors {
-		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: e.Source, Offset: &e.Offset,
+		source := e.Path // as captures.source names the file
+		if source == "" {
+			source = e.Source
+		}
+		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: source, Offset: &e.Offset,
 			RecordID: strings.TrimSuffix(strings.TrimPrefix(e.RecordID, "<"), ">"), Class: e.Class.String(), Excerpt: e.Excerpt}
 		if e.Record >= 0 {
 			row.Record = &e.Record

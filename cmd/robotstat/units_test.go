@@ -173,6 +173,9 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 	if !strings.Contains(stderr, "input failed: "+urls[1]+": ") || !strings.Contains(stderr, "403") {
 		t.Errorf("the failure is not named:\n%s", stderr)
 	}
+	if !strings.Contains(stderr, ": 3 inputs, 1 of them failed (rows:") {
+		t.Errorf("the summary does not say that one of the inputs written failed:\n%s", stderr)
+	}
 	recs := unitRecords(t, out)
 	states := map[string]string{}
 	for _, r := range recs {

@@ -99,7 +99,7 @@ func Status(i int) int32 {
 func Key(i int) schema.Key {
 	host := fmt.Sprintf("site%d.example", i)
 	return schema.Key{
-		CaptureID: schema.CaptureID(fmt.Sprintf("<urn:uuid:00000000-0000-0000-0000-%012d>", i), "", 0),
+		CaptureID: schema.CaptureID(fmt.Sprintf("<urn:uuid:00000000-0000-0000-0000-%012d>", i), "", "", 0),
 		Crawl:     Crawls[i%len(Crawls)],
 		URL:       "https://" + host + "/robots.txt",
 		Host:      host,
