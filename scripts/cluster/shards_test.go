@@ -401,7 +401,9 @@ func checkRecords(t *testing.T, out string, inputs []string, n int) {
 				t.Fatal(err)
 			}
 			for _, row := range rows {
-				if row.Source != base {
+				// source is the input's path below what was named (here the
+				// manifest's folder); its last element is the file's name.
+				if path.Base(row.Source) != base {
 					t.Errorf("run %s of %s holds a capture of %s", r.RunID, base, row.Source)
 				}
 			}
