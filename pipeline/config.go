@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -126,6 +127,24 @@ type Config struct {
 	// Without it relative lines resolve against the manifest's own folder
 	// (a file) or its origin, scheme://host/ (a URL).
 	ManifestBase string
+
+	// CCBase is where an input named like a Common Crawl crawl,
+	// CC-MAIN-YYYY-WW (when no file of that name exists), is read from:
+	// its list crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz and every WARC
+	// the list names, relative to the same base. A URL (a mirror) or a
+	// folder laid out the same way. Default DefaultCCBase.
+	CCBase string
+
+	// Sample, when positive, reads only that many files of each crawl and
+	// manifest, chosen deterministically and spread over the segments (see
+	// selectListed for how). Other inputs are read whole.
+	Sample int
+
+	// Segments, when set, reads only the files of crawls and manifests
+	// whose path names one of these segment ids
+	// (crawl-data/CC-MAIN-2024-33/segments/1722640353668.0/...), before
+	// Sample. An id that no crawl or manifest of the run lists is an error.
+	Segments []string
 
 	// HTTPClient fetches http(s) inputs. Default a client without an
 	// overall timeout (inputs are large) and http.DefaultTransport. Run
@@ -295,6 +314,14 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	if c.Sample < 0 {
+		bad("sample %d: want 0 (everything) or more", c.Sample)
+	}
+	for _, s := range c.Segments {
+		if s == "" || strings.ContainsAny(s, "/\\") {
+			bad("segment %q: want a segment id such as 1722640353668.0", s)
+		}
 	}
 	for _, t := range []struct {
 		name string

@@ -1,0 +1,226 @@
+package pipeline
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// ccMirror lays out a Common Crawl crawl under dir: segments segs, files
+// per segment, each WARC of per captures with a warcinfo that names
+// another crawl (so that a test sees the crawl name win), and the crawl's
+// robotstxt.paths.gz listing them relative to the base. It returns the
+// listed paths.
+func ccMirror(t *testing.T, dir, crawl string, segs, files, per int) []string {
+	t.Helper()
+	var lines []string
+	for s := range segs {
+		seg := fmt.Sprintf("17226403536%02d.%d", s, s%3)
+		for f := range files {
+			rel := fmt.Sprintf("crawl-data/%s/segments/%s/robotstxt/%s-%05d.warc.gz", crawl, seg, crawl, s*files+f)
+			recs := [][]byte{warcRecord("warcinfo", "", []byte("isPartOf: not-"+crawl+"\r\n"))}
+			for i := range per {
+				recs = append(recs, robotsResp(fmt.Sprintf("s%df%dh%d.example", s, f, i), robotsBody))
+			}
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, gzipMembers(recs...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, rel)
+		}
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(strings.Join(lines, "\n") + "\n"))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "crawl-data", crawl, "robotstxt.paths.gz"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func TestIsCrawlName(t *testing.T) {
+	for s, want := range map[string]bool{
+		"CC-MAIN-2024-33": true, "CC-MAIN-2008-01": true,
+		"CC-MAIN-2024-3": false, "CC-MAIN-2024_33": false, "cc-main-2024-33": false,
+		"CC-MAIN-2024-33.warc.gz": false, "CC-MAIN-20240802234508-20240803024508-00000": false, "CC-MAIN-24a1-33": false,
+	} {
+		if IsCrawlName(s) != want {
+			t.Errorf("IsCrawlName(%q) = %v", s, !want)
+		}
+	}
+}
+
+// TestCrawlByName: a crawl name reads the crawl's robotstxt.paths.gz and
+// every WARC it lists from CCBase, a folder or an HTTP mirror alike, one
+// unit per WARC, every capture of the crawl's name whatever warcinfo says;
+// two crawls give two crawls' captures.
+func TestCrawlByName(t *testing.T) {
+	dir := t.TempDir()
+	lines := ccMirror(t, dir, "CC-MAIN-2024-33", 3, 2, 5)
+	ccMirror(t, dir, "CC-MAIN-2024-38", 1, 2, 5)
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	for _, base := range []string{dir, srv.URL + "/"} {
+		t.Run(map[bool]string{true: "http", false: "folder"}[isURL(base)], func(t *testing.T) {
+			cfg := Config{Workers: 2, CCBase: base}
+			caps, sum, err := collect(t, cfg, "CC-MAIN-2024-33", "CC-MAIN-2024-38")
+			if err != nil || sum.HadErrors() {
+				t.Fatalf("err %v, errors %v", err, sum.Diagnostics)
+			}
+			byCrawl := map[string]int{}
+			for _, c := range caps {
+				byCrawl[c.Crawl]++
+			}
+			if want := map[string]int{"CC-MAIN-2024-33": 30, "CC-MAIN-2024-38": 10}; !equalMaps(byCrawl, want) {
+				t.Errorf("captures by crawl %v, want %v", byCrawl, want)
+			}
+			units, err := Units(context.Background(), cfg, []string{"CC-MAIN-2024-33"})
+			if err != nil || len(units) != len(lines) {
+				t.Fatalf("units %v, err %v", units, err)
+			}
+			for i, u := range units {
+				if u.Crawl != "CC-MAIN-2024-33" || !strings.HasSuffix(filepath.ToSlash(u.Name), lines[i]) || !strings.HasPrefix(u.Name, strings.TrimSuffix(base, "/")) {
+					t.Errorf("unit %d: %+v, want %s under %s", i, u, lines[i], base)
+				}
+			}
+		})
+	}
+	t.Run("missing", func(t *testing.T) {
+		_, _, err := collect(t, Config{CCBase: dir}, "CC-MAIN-1999-01")
+		if err == nil || !strings.Contains(err.Error(), "crawl CC-MAIN-1999-01") {
+			t.Errorf("err %v, want the crawl named", err)
+		}
+	})
+	t.Run("a_file_of_that_name_wins", func(t *testing.T) {
+		wd, _ := os.Getwd()
+		tmp := t.TempDir()
+		if err := os.Chdir(tmp); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chdir(wd)
+		writeWARC(t, filepath.Join(tmp, "CC-MAIN-2024-33", "a.warc.gz"), "local", 3) // a folder of that name
+		caps, _, err := collect(t, Config{CCBase: dir}, "CC-MAIN-2024-33")
+		if err != nil || len(caps) != 3 || caps[0].Crawl != "" {
+			t.Errorf("err %v, %d captures, want the file's 3", err, len(caps))
+		}
+	})
+}
+
+func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSample: --sample is deterministic, takes files from as many segments
+// as it can, grows by adding files (the sample of n is in the sample of
+// n+1), is the same for every base, and composes with Segments and Shard.
+func TestSample(t *testing.T) {
+	dir := t.TempDir()
+	ccMirror(t, dir, "CC-MAIN-2024-33", 4, 3, 1)
+	units := func(cfg Config) []string {
+		t.Helper()
+		cfg.CCBase = dir
+		us, err := Units(context.Background(), cfg, []string{"CC-MAIN-2024-33"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, u := range us {
+			rel, _ := filepath.Rel(dir, u.Name)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return out
+	}
+	all := units(Config{})
+	if len(all) != 12 {
+		t.Fatalf("%d units, want 12", len(all))
+	}
+	prev := []string{}
+	for n := 1; n <= 13; n++ {
+		got := units(Config{Sample: n})
+		if again := units(Config{Sample: n}); !slices.Equal(got, again) {
+			t.Fatalf("sample %d not deterministic: %v, %v", n, got, again)
+		}
+		if len(got) != min(n, 12) {
+			t.Fatalf("sample %d: %d files", n, len(got))
+		}
+		for _, p := range prev {
+			if !slices.Contains(got, p) {
+				t.Errorf("sample %d lacks %s of sample %d", n, p, n-1)
+			}
+		}
+		// Listed order is kept.
+		if !slices.IsSortedFunc(got, func(a, b string) int { return slices.Index(all, a) - slices.Index(all, b) }) {
+			t.Errorf("sample %d out of listed order: %v", n, got)
+		}
+		segs := map[string]int{}
+		for _, p := range got {
+			segs[segmentOf(p)]++
+		}
+		lo, hi := n, 0
+		for _, c := range segs {
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		if len(segs) != min(n, 4) || hi-lo > 1 {
+			t.Errorf("sample %d not spread over the segments: %v", n, segs)
+		}
+		prev = got
+	}
+
+	// The same files from an HTTP mirror.
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer srv.Close()
+	us, err := Units(context.Background(), Config{CCBase: srv.URL, Sample: 5}, []string{"CC-MAIN-2024-33"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := units(Config{Sample: 5})
+	for i, u := range us {
+		if !strings.HasSuffix(u.Name, "/"+want[i]) {
+			t.Errorf("http mirror sample %d: %s, want %s", i, u.Name, want[i])
+		}
+	}
+
+	// Segments first, then the sample, then the shards of the sample.
+	seg := segmentOf(all[0])
+	got := units(Config{Segments: []string{seg}})
+	if len(got) != 3 || segmentOf(got[0]) != seg {
+		t.Errorf("segments %s: %v", seg, got)
+	}
+	if got := units(Config{Segments: []string{seg}, Sample: 2}); len(got) != 2 || segmentOf(got[1]) != seg {
+		t.Errorf("segments + sample: %v", got)
+	}
+	sample := units(Config{Sample: 7})
+	var union []string
+	for i := range 3 {
+		union = append(union, units(Config{Sample: 7, Shard: Shard{Index: i, Count: 3}})...)
+	}
+	slices.SortFunc(union, func(a, b string) int { return slices.Index(all, a) - slices.Index(all, b) })
+	if !slices.Equal(union, sample) {
+		t.Errorf("the shards of the sample: %v, want %v", union, sample)
+	}
+	_, err = Units(context.Background(), Config{CCBase: dir, Segments: []string{seg, "1234.5"}}, []string{"CC-MAIN-2024-33"})
+	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "1234.5") || strings.Contains(err.Error(), seg) {
+		t.Errorf("unknown segment: %v", err)
+	}
+}
