@@ -74,12 +74,15 @@ type RetryPolicy struct {
 }
 
 // RetryEvent is one retry of an http(s) input (Config.OnRetry): Try of
-// MaxTries comes after Wait, because of Err (the last try's failure).
+// MaxTries comes after Wait, because of Err (the last try's failure);
+// Status is that try's HTTP status (403, 429, 5xx), 0 when it got no
+// response (a network failure, a timeout). A plain value.
 type RetryEvent struct {
 	URL           string
 	Try, MaxTries int
 	Wait          time.Duration
 	Err           error
+	Status        int
 }
 
 // Config configures Run. The zero value is usable: every zero field takes
@@ -146,6 +149,16 @@ type Config struct {
 	// Sample. An id that no crawl or manifest of the run lists is an error.
 	Segments []string
 
+	// Downloads bounds the http(s) inputs downloaded at once, whatever
+	// Workers is: Common Crawl asks for few parallel requests. Default 4.
+	Downloads int
+
+	// Rate is the request budget of all http(s) downloads together, in
+	// requests per second (first tries, retries and Range resumes alike):
+	// requests are spaced at least 1/Rate apart. Default DefaultRate;
+	// negative for no limit.
+	Rate float64
+
 	// HTTPClient fetches http(s) inputs. Default a client without an
 	// overall timeout (inputs are large) and http.DefaultTransport. Run
 	// uses a copy whose CheckRedirect (calling this one's) stops a redirect
@@ -153,7 +166,8 @@ type Config struct {
 	HTTPClient *http.Client
 
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
-	// 60 s max.
+	// 60 s max. No try follows a failed one sooner than BaseDelay, not
+	// even when Retry-After says less.
 	Retry RetryPolicy
 
 	// OnRetry, when set, is told of every retry of an http(s) input before
@@ -225,7 +239,15 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultHeaderTimeout  = time.Minute
 	DefaultIdleTimeout    = time.Minute
-	recordLimitSlack      = 64 << 10
+	DefaultDownloads      = 4
+	// DefaultRate, in requests per second over all downloads: one a
+	// second per default download. A robotstxt WARC of Common Crawl is a
+	// few MB, so four downloads rarely ask for more, while a burst of
+	// refusals (every try a quick 403 or 503) cannot turn into a flood;
+	// Common Crawl's status page asks for retries no more often than once a
+	// second.
+	DefaultRate      = 4.0
+	recordLimitSlack = 64 << 10
 )
 
 // DefaultConfig returns the configuration Run uses for zero fields.
@@ -285,6 +307,12 @@ func (c *Config) fill() {
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
+	if c.Downloads == 0 {
+		c.Downloads = DefaultDownloads
+	}
+	if c.Rate == 0 {
+		c.Rate = DefaultRate
+	}
 	if c.MaxDiagnostics == 0 {
 		c.MaxDiagnostics = DefaultMaxDiagnostics
 	}
@@ -314,6 +342,9 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	if c.Downloads < 1 || c.Downloads > 1024 {
+		bad("downloads %d: want 1..1024", c.Downloads)
 	}
 	if c.Sample < 0 {
 		bad("sample %d: want 0 (everything) or more", c.Sample)

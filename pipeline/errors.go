@@ -38,7 +38,8 @@ var (
 	// Environment: returned from Run, never counted.
 	ErrGaveUp   = errors.New("gave up fetching")               // HTTP(S) input failed after Config.Retry.MaxTries tries
 	ErrSlowDown = errors.New("server asks to slow down")       // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
-	ErrFetch    = errors.New("fetch failed")                   // HTTP status that is not worth retrying (403, 404, ...)
+	ErrFetch    = errors.New("fetch failed")                   // HTTP status that is not worth retrying (404, 410, ...)
+	ErrRefused  = errors.New("the server kept refusing")       // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
 	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
 	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
 	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
