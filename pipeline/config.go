@@ -76,13 +76,17 @@ type RetryPolicy struct {
 // RetryEvent is one retry of an http(s) input (Config.OnRetry): Try of
 // MaxTries comes after Wait, because of Err (the last try's failure);
 // Status is that try's HTTP status (403, 429, 5xx), 0 when it got no
-// response (a network failure, a timeout). A plain value.
+// response (a network failure, a timeout). Resumed says Try asks for the
+// body from byte Got on (Range); after a connection that broke once the
+// body had made progress, Try is 1 of a fresh budget. A plain value.
 type RetryEvent struct {
 	URL           string
 	Try, MaxTries int
 	Wait          time.Duration
 	Err           error
 	Status        int
+	Resumed       bool
+	Got           int64
 }
 
 // Config configures Run. The zero value is usable: every zero field takes
@@ -158,6 +162,14 @@ type Config struct {
 	// requests are spaced at least 1/Rate apart. Default DefaultRate;
 	// negative for no limit.
 	Rate float64
+
+	// StopAfterRefused ends the run (ErrStopped) once that many downloads
+	// in a row, across all of them, gave up with every try refused (403,
+	// 429, 5xx; ErrRefused): an endpoint that refuses everything is not
+	// helped by the thousands of downloads left, each spending its retries,
+	// and under KeepGoing each would be recorded as failed. Default 8;
+	// negative never stops.
+	StopAfterRefused int
 
 	// HTTPClient fetches http(s) inputs. Default a client without an
 	// overall timeout (inputs are large) and http.DefaultTransport. Run
@@ -240,6 +252,8 @@ const (
 	DefaultHeaderTimeout  = time.Minute
 	DefaultIdleTimeout    = time.Minute
 	DefaultDownloads      = 4
+	// DefaultStopAfterRefused: two rounds of the default downloads.
+	DefaultStopAfterRefused = 8
 	// DefaultRate, in requests per second over all downloads: one a
 	// second per default download. A robotstxt WARC of Common Crawl is a
 	// few MB, so four downloads rarely ask for more, while a burst of
@@ -312,6 +326,9 @@ func (c *Config) fill() {
 	}
 	if c.Rate == 0 {
 		c.Rate = DefaultRate
+	}
+	if c.StopAfterRefused == 0 {
+		c.StopAfterRefused = DefaultStopAfterRefused
 	}
 	if c.MaxDiagnostics == 0 {
 		c.MaxDiagnostics = DefaultMaxDiagnostics

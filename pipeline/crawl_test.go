@@ -344,3 +344,40 @@ func TestRetryFloor(t *testing.T) {
 		t.Errorf("delays %v, want [1s]", delays)
 	}
 }
+
+// TestStopAfterRefused: an endpoint that refuses every try of every
+// download stops the run once StopAfterRefused downloads in a row gave
+// up, even under KeepGoing, instead of spending the retries of every file
+// left.
+func TestStopAfterRefused(t *testing.T) {
+	dir := t.TempDir()
+	ccMirror(t, dir, "CC-MAIN-2024-33", 4, 5, 1)
+	var mu sync.Mutex
+	requests := 0
+	files := http.FileServer(http.Dir(dir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".paths.gz") {
+			files.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		requests++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`))
+	}))
+	defer srv.Close()
+	var failed []UnitResult
+	cfg := Config{Workers: 2, Downloads: 2, Rate: -1, CCBase: srv.URL, KeepGoing: true, StopAfterRefused: 3,
+		Retry:    RetryPolicy{MaxTries: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond},
+		UnitDone: func(r UnitResult) error { mu.Lock(); failed = append(failed, r); mu.Unlock(); return nil }}
+	_, _, err := collect(t, cfg, "CC-MAIN-2024-33")
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, ErrSlowDown) || !strings.Contains(err.Error(), "the last 3 downloads") {
+		t.Fatalf("err %v, want ErrStopped naming the SlowDown", err)
+	}
+	// Three give-ups, and at most the other download's tries besides.
+	if requests > 3*2+2 || len(failed) > 3 {
+		t.Errorf("%d requests, %d units failed: the run went on after the endpoint refused 3 in a row", requests, len(failed))
+	}
+}

@@ -34,6 +34,9 @@ type fetcher struct {
 	slots    chan struct{}                                    // one per download in progress
 	pace     *pacer
 	onRetry  func(RetryEvent) // Config.OnRetry
+
+	stopAfter int          // Config.StopAfterRefused
+	refused   atomic.Int64 // downloads in a row that gave up refused
 }
 
 // pacer spaces requests at least interval apart, over every download of a
@@ -94,6 +97,8 @@ func newFetcher(cfg *Config) *fetcher {
 		slots:    make(chan struct{}, cfg.Downloads),
 		pace:     newPacer(cfg.Rate),
 		onRetry:  cfg.OnRetry,
+
+		stopAfter: cfg.StopAfterRefused,
 	}
 }
 
@@ -147,12 +152,29 @@ func (f *fetcher) open(ctx context.Context, url string) (io.ReadCloser, int64, e
 	case <-ctx.Done():
 		return nil, -1, ctx.Err()
 	}
+	if err := f.stopped(url, nil); err != nil {
+		<-f.slots
+		return nil, -1, err
+	}
 	b := &httpBody{f: f, ctx: ctx, url: url, size: -1}
 	if err := b.start(); err != nil {
 		b.Close()
 		return nil, -1, err
 	}
 	return b, b.size, nil
+}
+
+// stopped returns ErrStopped once StopAfterRefused downloads in a row gave
+// up refused, wrapping last (the give-up that made it so) when there is one.
+func (f *fetcher) stopped(url string, last error) error {
+	n := f.refused.Load()
+	if f.stopAfter < 0 || n < int64(f.stopAfter) {
+		return nil
+	}
+	if last == nil {
+		return fmt.Errorf("%w: %s not tried: the last %d downloads gave up, every try refused", ErrStopped, url, n)
+	}
+	return fmt.Errorf("%w: the last %d downloads gave up, every try refused; the last: %w", ErrStopped, n, last)
 }
 
 type httpBody struct {
@@ -333,7 +355,7 @@ func (b *httpBody) start() error {
 			// date just past), never later than MaxDelay.
 			d = min(max(d, b.f.retry.BaseDelay), b.f.retry.MaxDelay)
 			if b.f.onRetry != nil && b.last != nil {
-				b.f.onRetry(RetryEvent{URL: b.url, Try: b.tries + 1, MaxTries: b.f.retry.MaxTries, Wait: d, Err: b.last, Status: b.status})
+				b.f.onRetry(RetryEvent{URL: b.url, Try: b.tries + 1, MaxTries: b.f.retry.MaxTries, Wait: d, Err: b.last, Status: b.status, Resumed: b.got > 0, Got: b.got})
 			}
 			if err := b.f.sleep(b.ctx, d); err != nil {
 				return err
@@ -366,6 +388,9 @@ func (b *httpBody) start() error {
 			continue
 		}
 		b.cur.arm(phaseBody)
+		if resp.StatusCode < 300 {
+			b.f.refused.Store(0) // the endpoint answers again
+		}
 		switch {
 		case resp.StatusCode == http.StatusOK:
 			b.body = resp.Body
@@ -421,10 +446,15 @@ func (b *httpBody) start() error {
 	if last == nil {
 		last = errors.New("no try made") // MaxTries < 1 is refused by Validate
 	}
-	if b.status != 0 {
-		last = fmt.Errorf("%w: %w", ErrRefused, last)
+	if b.status == 0 {
+		return fmt.Errorf("%w %s after %d tries: %w", ErrGaveUp, b.url, b.tries, last)
 	}
-	return fmt.Errorf("%w %s after %d tries: %w", ErrGaveUp, b.url, b.tries, last)
+	err := fmt.Errorf("%w %s after %d tries: %w: %w", ErrGaveUp, b.url, b.tries, ErrRefused, last)
+	b.f.refused.Add(1)
+	if stop := b.f.stopped(b.url, err); stop != nil {
+		return stop
+	}
+	return err
 }
 
 // refusal reports the statuses that are retried: 403 and 429 (a CDN's rate

@@ -189,8 +189,8 @@ func (r *runner) decode(ctx context.Context, in input) error {
 	err := r.read(ctx, in)
 	if err != nil {
 		var re *ReadError
-		if !r.cfg.KeepGoing || ctx.Err() != nil || errors.As(err, &re) {
-			return err // strict's first data error, or the run's end
+		if !r.cfg.KeepGoing || ctx.Err() != nil || errors.As(err, &re) || errors.Is(err, ErrStopped) {
+			return err // strict's first data error, an endpoint that refuses all, or the run's end
 		}
 		if in.state.fail(err) {
 			r.failed.Add(1)
