@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -114,6 +115,8 @@ type unitFailure struct {
 	Input    string `json:"input"`
 	Error    string `json:"error"`
 	Captures int64  `json:"captures_kept"`
+	// Refused: the server refused every try (pipeline.ErrRefused).
+	Refused bool `json:"refused,omitempty"`
 }
 
 // unitWriter creates, fills and commits the units' datasets.
@@ -157,7 +160,8 @@ func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	if rec == nil || rec.State != schema.RecordDone {
 		return false
 	}
-	if diff := optionDiff(rec, &u.opts); diff != "" {
+	opts := u.optsOf(unit)
+	if diff := optionDiff(rec, &opts); diff != "" {
 		u.mu.Lock()
 		u.replaced[diff]++
 		u.mu.Unlock()
@@ -167,6 +171,18 @@ func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	u.skipped++
 	u.mu.Unlock()
 	return true
+}
+
+// optsOf returns the options of a unit's dataset: the run's, with the
+// crawl of a unit read from a crawl by name among them, as --crawl would
+// put it (a unit's rows depend on the crawl they are filed under).
+func (u *unitWriter) optsOf(unit pipeline.Unit) schema.Options {
+	opts := u.opts
+	if unit.Crawl != "" {
+		opts.Metadata = maps.Clone(opts.Metadata)
+		opts.Metadata["crawl"] = unit.Crawl
+	}
+	return opts
 }
 
 // optionDiff says why a record does not hold what a run with opts would
@@ -223,7 +239,7 @@ func (u *unitWriter) unit(unit pipeline.Unit) (*unitOut, error) {
 	if o := u.inFlight[unit.Index]; o != nil {
 		return o, nil
 	}
-	opts := u.opts
+	opts := u.optsOf(unit)
 	canonical := u.name(unit.Name)
 	opts.RunID, opts.Input = unitID(canonical), canonical
 	ds, err := schema.Create(opts)
@@ -292,7 +308,7 @@ func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 		u.rows[t.Table] += t.Rows
 	}
 	if r.Err != nil {
-		u.failures = append(u.failures, unitFailure{Input: r.Name, Error: r.Err.Error(), Captures: r.Captures})
+		u.failures = append(u.failures, unitFailure{Input: r.Name, Error: r.Err.Error(), Captures: r.Captures, Refused: errors.Is(r.Err, pipeline.ErrRefused)})
 	}
 	return nil
 }
