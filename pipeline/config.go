@@ -177,6 +177,12 @@ type Config struct {
 	// loop at once.
 	HTTPClient *http.Client
 
+	// S3 reads s3://bucket/key inputs (and a CCBase of s3://commoncrawl/),
+	// with the same retries, pacing, Range resumes and timeouts as http(s)
+	// ones: *s3.Client, without a retryer of its own. Nil makes an s3://
+	// input an error (ErrNoS3).
+	S3 S3Getter
+
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
 	// 60 s max. No try follows a failed one sooner than BaseDelay, not
 	// even when Retry-After says less.

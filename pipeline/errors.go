@@ -44,6 +44,7 @@ var (
 	ErrShard    = errors.New("invalid shard")                        // ParseShard / Config.Validate
 	ErrConfig   = errors.New("invalid pipeline configuration")       // Config.Validate
 	ErrNoStdin  = errors.New("standard input not configured")        // input "-" without Config.Stdin
+	ErrNoS3     = errors.New("no S3 client configured")              // an s3:// input without Config.S3
 	// ErrNoURLColumn: a CSV dump's header names neither the url nor the
 	// host column (Config.Fields): no row of it can be read, so the input
 	// fails, naming the columns it has.

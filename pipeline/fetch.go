@@ -34,6 +34,7 @@ type fetcher struct {
 	slots    chan struct{}                                    // one per download in progress
 	pace     *pacer
 	onRetry  func(RetryEvent) // Config.OnRetry
+	s3       S3Getter
 
 	stopAfter int          // Config.StopAfterRefused
 	refused   atomic.Int64 // downloads in a row that gave up refused
@@ -97,6 +98,7 @@ func newFetcher(cfg *Config) *fetcher {
 		slots:    make(chan struct{}, cfg.Downloads),
 		pace:     newPacer(cfg.Rate),
 		onRetry:  cfg.OnRetry,
+		s3:       cfg.S3,
 
 		stopAfter: cfg.StopAfterRefused,
 	}
@@ -374,7 +376,7 @@ func (b *httpBody) start() error {
 		if b.got > 0 {
 			req.Header.Set("Range", "bytes="+strconv.FormatInt(b.got, 10)+"-")
 		}
-		resp, err := b.f.client.Do(req)
+		resp, err := b.f.do(req)
 		if err != nil {
 			if cerr := b.ctx.Err(); cerr != nil {
 				b.endRequest()
@@ -382,6 +384,9 @@ func (b *httpBody) start() error {
 			}
 			b.last = b.cur.failure(err)
 			b.endRequest()
+			if errors.Is(err, ErrNoS3) || errors.Is(err, ErrFetch) {
+				return err // not the server's answer: no try will do better
+			}
 			if errors.Is(err, errRedirect) {
 				return fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
 			}
@@ -461,6 +466,14 @@ func (b *httpBody) start() error {
 // limits), 5xx (a server or store under load).
 func refusal(status int) bool {
 	return status == http.StatusForbidden || status == http.StatusTooManyRequests || status >= 500
+}
+
+// do makes one try: over HTTP, or as an S3 GetObject.
+func (f *fetcher) do(req *http.Request) (*http.Response, error) {
+	if req.URL.Scheme == "s3" {
+		return f.s3Do(req)
+	}
+	return f.client.Do(req)
 }
 
 // idleReader reads the current body with the idle timeout re-armed.

@@ -37,8 +37,10 @@ type input struct {
 	state  *unitState // its unit's, once the run has selected it
 }
 
+// isURL reports a remote input, read through the fetcher: http(s):// or
+// s3://.
 func isURL(s string) bool {
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || isS3(s)
 }
 
 // formatOf names the format of an input from its file name.

@@ -248,7 +248,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	// refused connection before they give up.
 	pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
 	if f.crawls != nil {
-		if err := f.crawls.apply("analyze", &pc, inputs, f.crawl); err != nil {
+		if err := f.crawls.apply("analyze", &pc, inputs, f.crawl, m.Getenv); err != nil {
 			return err
 		}
 	}

@@ -111,7 +111,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 			}
 		}
 		pc := pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}
-		if err := crawls.apply("status", &pc, inputs, ""); err != nil {
+		if err := crawls.apply("status", &pc, inputs, "", m.Getenv); err != nil {
 			return err
 		}
 		pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
