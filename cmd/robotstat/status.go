@@ -120,7 +120,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 			return fmt.Errorf("status: listing the inputs: %w", err)
 		}
 		for _, u := range units {
-			canonical := canonicalInput(u.Name)
+			canonical := canonicalUnit(u, canonicalInput)
 			id := unitID(canonical)
 			seen[id] = true
 			if r := byID[id]; r != nil {

@@ -93,6 +93,27 @@ func canonicalInput(name string) string {
 	return filepath.Clean(name)
 }
 
+// crawlFilePrefix begins the canonical name of a file of a crawl read by
+// name: its path from crawl-data/ on, whatever base it was read from.
+const crawlFilePrefix = "commoncrawl:"
+
+// canonicalUnit is the name a unit is known by across runs: a file of a
+// crawl read by name is the same input from every base (Common Crawl over
+// https, its S3 bucket, a mirror), so that reading a crawl from one base
+// after a sample of it from another does not file the sample's rows twice;
+// any other input is canonicalInput's.
+func canonicalUnit(unit pipeline.Unit, name func(string) string) string {
+	if unit.Crawl != "" {
+		p := filepath.ToSlash(unit.Name)
+		if i := strings.Index(p, "crawl-data/"+unit.Crawl+"/"); i >= 0 {
+			return crawlFilePrefix + p[i:]
+		}
+	}
+	return name(unit.Name)
+}
+
+func (u *unitWriter) canonical(unit pipeline.Unit) string { return canonicalUnit(unit, u.name) }
+
 // unitSummary is what a unit's completion record says of it besides its
 // files (Record.Summary).
 type unitSummary struct {
@@ -156,7 +177,7 @@ func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	if u.redo {
 		return false
 	}
-	rec := u.ix.Runs[unitID(u.name(unit.Name))]
+	rec := u.ix.Runs[unitID(u.canonical(unit))]
 	if rec == nil || rec.State != schema.RecordDone {
 		return false
 	}
@@ -220,7 +241,7 @@ func optionDiff(rec *schema.Record, opts *schema.Options) string {
 func (u *unitWriter) start(units []pipeline.Unit) error {
 	u.mu.Lock()
 	for _, unit := range units {
-		u.ids[unitID(u.name(unit.Name))] = true
+		u.ids[unitID(u.canonical(unit))] = true
 	}
 	u.mu.Unlock()
 	if len(u.ix.Runs) == 0 && !dirExists(u.opts.Dir) {
@@ -240,7 +261,7 @@ func (u *unitWriter) unit(unit pipeline.Unit) (*unitOut, error) {
 		return o, nil
 	}
 	opts := u.optsOf(unit)
-	canonical := u.name(unit.Name)
+	canonical := u.canonical(unit)
 	opts.RunID, opts.Input = unitID(canonical), canonical
 	ds, err := schema.Create(opts)
 	if err != nil {
