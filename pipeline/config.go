@@ -179,8 +179,7 @@ type Config struct {
 
 	// S3 reads s3://bucket/key inputs (and a CCBase of s3://commoncrawl/),
 	// with the same retries, pacing, Range resumes and timeouts as http(s)
-	// ones: *s3.Client, without a retryer of its own. Nil makes an s3://
-	// input an error (ErrNoS3).
+	// ones (see S3Getter). Nil makes an s3:// input an error (ErrNoS3).
 	S3 S3Getter
 
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,

@@ -2,14 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"html"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
 // s3Flags say how s3:// inputs are read.
@@ -27,8 +35,9 @@ const (
 	s3CredDefault   = "default"
 )
 
-// lazyS3 is the S3 client of a run, made at the first s3:// read, so that
-// a run without one loads no AWS configuration. Safe for concurrent use.
+// lazyS3 is pipeline.S3Getter through aws-sdk-go-v2: the client of a run,
+// made at the first s3:// read, so that a run without one loads no AWS
+// configuration. Safe for concurrent use.
 type lazyS3 struct {
 	flags  s3Flags
 	getenv func(string) string
@@ -38,12 +47,43 @@ type lazyS3 struct {
 	err    error
 }
 
-func (l *lazyS3) GetObject(ctx context.Context, in *s3.GetObjectInput, opts ...func(*s3.Options)) (*s3.GetObjectOutput, error) {
+// GetObject is one GetObject, handed back as the HTTP response it was: an
+// S3 error is its status with S3's XML error body rebuilt from the code and
+// message the SDK parsed, so that the pipeline treats it as over HTTP.
+func (l *lazyS3) GetObject(ctx context.Context, bucket, key, rng string) (*http.Response, error) {
 	l.once.Do(func() { l.client, l.err = l.make(ctx) })
 	if l.err != nil {
 		return nil, l.err
 	}
-	return l.client.GetObject(ctx, in, opts...)
+	in := &s3.GetObjectInput{Bucket: &bucket, Key: &key}
+	if rng != "" {
+		in.Range = &rng
+	}
+	out, err := l.client.GetObject(ctx, in)
+	if err != nil {
+		var re *smithyhttp.ResponseError
+		if !errors.As(err, &re) || re.Response == nil || re.Response.Response == nil {
+			return nil, err // no response: a network failure, retried
+		}
+		code, msg := "", ""
+		var ae smithy.APIError
+		if errors.As(err, &ae) {
+			code, msg = ae.ErrorCode(), ae.ErrorMessage()
+		}
+		st := re.HTTPStatusCode()
+		body := "<Error><Code>" + html.EscapeString(code) + "</Code><Message>" + html.EscapeString(msg) + "</Message></Error>"
+		return &http.Response{StatusCode: st, Status: strconv.Itoa(st) + " " + http.StatusText(st), Header: re.Response.Header,
+			Body: io.NopCloser(strings.NewReader(body)), ContentLength: int64(len(body))}, nil
+	}
+	resp := &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Body: out.Body, ContentLength: -1}
+	if out.ContentLength != nil {
+		resp.ContentLength = *out.ContentLength
+	}
+	if out.ContentRange != nil && *out.ContentRange != "" {
+		resp.StatusCode, resp.Status = http.StatusPartialContent, "206 Partial Content"
+		resp.Header.Set("Content-Range", *out.ContentRange)
+	}
+	return resp, nil
 }
 
 // make builds the client: the SDK's default configuration (environment,
