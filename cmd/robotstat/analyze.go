@@ -56,13 +56,14 @@ An INPUT is a WARC (.warc, .warc.gz, .warc.zst), a JSON Lines or CSV dump
 (.jsonl[.gz|.zst], .csv[.gz]), a tar or tar.gz of files named by host, a
 folder of such files, a manifest (a text file, optionally gzipped, of paths or
 http(s) URLs, one a line, e.g. Common Crawl's robotstxt.paths.gz), an http(s)
-URL, - for a WARC on stdin, or a Common Crawl crawl by name, CC-MAIN-YYYY-WW
-(when no file of that name exists): its robotstxt WARCs, listed by
-crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz under --cc-base and read from
-there, streamed, each committed on its own, as crawl CC-MAIN-YYYY-WW. Several
-crawls give one dataset, a crawl partition each. --sample N reads N files of
-each crawl, the same ones every time, spread over its segments; --segments
-only those of the segments named.
+URL, an s3://bucket/key object (anonymous unless credentials are configured;
+see --s3-credentials), - for a WARC on stdin, or a Common Crawl crawl by name,
+CC-MAIN-YYYY-WW (when no file of that name exists): its robotstxt WARCs,
+listed by crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz under --cc-base
+(https, s3:// or a folder) and read from there, streamed, each committed on
+its own, as crawl CC-MAIN-YYYY-WW. Several crawls give one dataset, a crawl
+partition each. --sample N reads N files of each crawl, the same ones every
+time, spread over its segments; --segments only those of the segments named.
 
 Downloads are polite: --downloads at once (default 4), --rate requests per
 second over all of them (default 4), a refused request (403, 429, 5xx) or a
