@@ -41,8 +41,9 @@
 //   - Retry-After is honoured up to Config.Retry.MaxDelay, not without bound,
 //     and no sooner than Config.Retry.BaseDelay; every request has connect,
 //     header and idle timeouts, and a redirect loop is not retried.
-//   - 403 is retried like 429 and 5xx (RFC 9110 section 15.5.4 calls it
-//     final): Common Crawl's CDN answers 403 when its rate limits trip. All
+//   - 403 is retried like 429 and 5xx, although RFC 9110 section 15.5.4
+//     says a client should not repeat it with the same credentials: Common
+//     Crawl's CDN answers 403 when its rate limits trip. All
 //     downloads share one request budget (Config.Rate) and a bound on how
 //     many run at once (Config.Downloads), and a run whose endpoint refused
 //     Config.StopAfterRefused downloads in a row stops.
