@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -73,12 +74,19 @@ type RetryPolicy struct {
 }
 
 // RetryEvent is one retry of an http(s) input (Config.OnRetry): Try of
-// MaxTries comes after Wait, because of Err (the last try's failure).
+// MaxTries comes after Wait, because of Err (the last try's failure);
+// Status is that try's HTTP status (403, 429, 5xx), 0 when it got no
+// response (a network failure, a timeout). Resumed says Try asks for the
+// body from byte Got on (Range); after a connection that broke once the
+// body had made progress, Try is 1 of a fresh budget. A plain value.
 type RetryEvent struct {
 	URL           string
 	Try, MaxTries int
 	Wait          time.Duration
 	Err           error
+	Status        int
+	Resumed       bool
+	Got           int64
 }
 
 // Config configures Run. The zero value is usable: every zero field takes
@@ -127,14 +135,56 @@ type Config struct {
 	// (a file) or its origin, scheme://host/ (a URL).
 	ManifestBase string
 
+	// CCBase is where an input named like a Common Crawl crawl,
+	// CC-MAIN-YYYY-WW (when no file of that name exists), is read from:
+	// its list crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz and every WARC
+	// the list names, relative to the same base. A URL (a mirror) or a
+	// folder laid out the same way. Default DefaultCCBase.
+	CCBase string
+
+	// Sample, when positive, reads only that many files of each crawl and
+	// manifest, chosen deterministically and spread over the segments (see
+	// selectListed for how). Other inputs are read whole.
+	Sample int
+
+	// Segments, when set, reads only the files of crawls and manifests
+	// whose path names one of these segment ids
+	// (crawl-data/CC-MAIN-2024-33/segments/1722640353668.0/...), before
+	// Sample. An id that no crawl or manifest of the run lists is an error.
+	Segments []string
+
+	// Downloads bounds the http(s) inputs downloaded at once, whatever
+	// Workers is: Common Crawl asks for few parallel requests. Default 4.
+	Downloads int
+
+	// Rate is the request budget of all http(s) downloads together, in
+	// requests per second (first tries, retries and Range resumes alike):
+	// requests are spaced at least 1/Rate apart. Default DefaultRate;
+	// negative for no limit.
+	Rate float64
+
+	// StopAfterRefused ends the run (ErrStopped) once that many downloads
+	// in a row, across all of them, gave up with every try refused (403,
+	// 429, 5xx; ErrRefused): an endpoint that refuses everything is not
+	// helped by the thousands of downloads left, each spending its retries,
+	// and under KeepGoing each would be recorded as failed. Default 8;
+	// negative never stops.
+	StopAfterRefused int
+
 	// HTTPClient fetches http(s) inputs. Default a client without an
 	// overall timeout (inputs are large) and http.DefaultTransport. Run
 	// uses a copy whose CheckRedirect (calling this one's) stops a redirect
 	// loop at once.
 	HTTPClient *http.Client
 
+	// S3 reads s3://bucket/key inputs (and a CCBase of s3://commoncrawl/),
+	// with the same retries, pacing, Range resumes and timeouts as http(s)
+	// ones (see S3Getter). Nil makes an s3:// input an error (ErrNoS3).
+	S3 S3Getter
+
 	// Retry bounds retries of http(s) inputs. Default 6 tries, 1 s base,
-	// 60 s max.
+	// 60 s max. No try follows a failed one sooner than BaseDelay, not
+	// even when Retry-After says less.
 	Retry RetryPolicy
 
 	// OnRetry, when set, is told of every retry of an http(s) input before
@@ -206,7 +256,17 @@ const (
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultHeaderTimeout  = time.Minute
 	DefaultIdleTimeout    = time.Minute
-	recordLimitSlack      = 64 << 10
+	DefaultDownloads      = 4
+	// DefaultStopAfterRefused: two rounds of the default downloads.
+	DefaultStopAfterRefused = 8
+	// DefaultRate, in requests per second over all downloads: one a
+	// second per default download, so that a burst of refusals (every try
+	// a quick 403 or 503) cannot turn into a flood (Common Crawl's status
+	// page asks for retries no more often than once a second). It also
+	// caps a run at 4 files a second, ~10 MB/s of Common Crawl's few-MB
+	// robotstxt WARCs: a fast link raises Rate with Downloads.
+	DefaultRate      = 4.0
+	recordLimitSlack = 64 << 10
 )
 
 // DefaultConfig returns the configuration Run uses for zero fields.
@@ -266,6 +326,15 @@ func (c *Config) fill() {
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
+	if c.Downloads == 0 {
+		c.Downloads = DefaultDownloads
+	}
+	if c.Rate == 0 {
+		c.Rate = DefaultRate
+	}
+	if c.StopAfterRefused == 0 {
+		c.StopAfterRefused = DefaultStopAfterRefused
+	}
 	if c.MaxDiagnostics == 0 {
 		c.MaxDiagnostics = DefaultMaxDiagnostics
 	}
@@ -295,6 +364,17 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	if c.Downloads < 1 || c.Downloads > 1024 {
+		bad("downloads %d: want 1..1024", c.Downloads)
+	}
+	if c.Sample < 0 {
+		bad("sample %d: want 0 (everything) or more", c.Sample)
+	}
+	for _, s := range c.Segments {
+		if s == "" || strings.ContainsAny(s, "/\\") {
+			bad("segment %q: want a segment id such as 1722640353668.0", s)
+		}
 	}
 	for _, t := range []struct {
 		name string

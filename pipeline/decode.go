@@ -107,7 +107,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	wr.Locate = d.s.offsetAt
 	wr.Boundary = d.s.boundaryAfter
 	wr.Report = d.dataErr
-	crawl := r.cfg.Crawl
+	crawl := src.crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
 	// Records counts every record header found, malformed ones included.
 	defer func() { r.records.Add(wr.Index() + 1); src.records.Add(wr.Index() + 1) }()
@@ -181,7 +181,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				return err
 			}
 		case bytes.Equal(h.Type, []byte("warcinfo")):
-			if r.cfg.Crawl != "" {
+			if src.crawl != "" {
 				continue
 			}
 			var err error

@@ -1,8 +1,11 @@
 // Package pipeline reads robots.txt captures out of the containers researchers
 // have: WARC files (plain, gzip per record or per stream, zstd with or without
 // the IIPC dictionary frame, read frame by frame), JSON Lines and CSV dumps, tar archives, folders
-// of files named by host, manifests of paths or URLs, and HTTP(S) URLs. It
-// fans the captures out to a bounded pool of workers. It knows nothing about
+// of files named by host, manifests of paths or URLs, HTTP(S) URLs, s3://
+// objects (through Config.S3), and Common Crawl crawls by name
+// (CC-MAIN-YYYY-WW: the crawl's robotstxt.paths.gz and the WARCs it lists,
+// from Config.CCBase, optionally sampled or cut to some segments; crawl.go).
+// It fans the captures out to a bounded pool of workers. It knows nothing about
 // statistics or Parquet: consumers receive a *record.Capture and do with it what
 // they will.
 //
@@ -35,9 +38,15 @@
 //   - CSV (RFC 4180) is read as encoding/csv reads it with LazyQuotes, but a
 //     record is held up to 16 MiB: a quote that is never closed costs its
 //     row, not the rest of the dump.
-//   - Retry-After is honoured up to Config.Retry.MaxDelay, not without bound;
-//     every request has connect, header and idle timeouts, and a redirect
-//     loop is not retried.
+//   - Retry-After is honoured up to Config.Retry.MaxDelay, not without bound,
+//     and no sooner than Config.Retry.BaseDelay; every request has connect,
+//     header and idle timeouts, and a redirect loop is not retried.
+//   - 403 is retried like 429 and 5xx, although RFC 9110 section 15.5.4
+//     says a client should not repeat it with the same credentials: Common
+//     Crawl's CDN answers 403 when its rate limits trip. All
+//     downloads share one request budget (Config.Rate) and a bound on how
+//     many run at once (Config.Downloads), and a run whose endpoint refused
+//     Config.StopAfterRefused downloads in a row stops.
 //
 // Errors are data or environment. Data errors (a broken gzip member, a
 // malformed record, a bad row) are located in a *ReadError, counted by Class

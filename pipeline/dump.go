@@ -32,7 +32,7 @@ func (d *decoder) direct(ctx context.Context, off, idx int64, url string, status
 	if err != nil {
 		return err
 	}
-	j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, d.src, d.r.cfg.Crawl, off, idx
+	j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, d.src, d.src.crawl, off, idx
 	j.url, j.status, j.time = url, status, t
 	j.block = append(j.block[:0], body[:min(len(body), d.r.cfg.BodyLimit)]...)
 	j.stored, j.cut = max(bodyLen, int64(len(body))), cut

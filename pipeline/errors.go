@@ -36,12 +36,15 @@ var (
 	ErrRow = errors.New("malformed dump row")
 
 	// Environment: returned from Run, never counted.
-	ErrGaveUp   = errors.New("gave up fetching")               // HTTP(S) input failed after Config.Retry.MaxTries tries
-	ErrSlowDown = errors.New("server asks to slow down")       // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
-	ErrFetch    = errors.New("fetch failed")                   // HTTP status that is not worth retrying (403, 404, ...)
-	ErrShard    = errors.New("invalid shard")                  // ParseShard / Config.Validate
-	ErrConfig   = errors.New("invalid pipeline configuration") // Config.Validate
-	ErrNoStdin  = errors.New("standard input not configured")  // input "-" without Config.Stdin
+	ErrGaveUp   = errors.New("gave up fetching")                     // HTTP(S) input failed after Config.Retry.MaxTries tries
+	ErrSlowDown = errors.New("server asks to slow down")             // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
+	ErrFetch    = errors.New("fetch failed")                         // HTTP status that is not worth retrying (404, 410, ...)
+	ErrRefused  = errors.New("the server kept refusing")             // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
+	ErrStopped  = errors.New("stopped: the endpoint keeps refusing") // Config.StopAfterRefused downloads in a row refused: ends the run, even under KeepGoing
+	ErrShard    = errors.New("invalid shard")                        // ParseShard / Config.Validate
+	ErrConfig   = errors.New("invalid pipeline configuration")       // Config.Validate
+	ErrNoStdin  = errors.New("standard input not configured")        // input "-" without Config.Stdin
+	ErrNoS3     = errors.New("no S3 client configured")              // an s3:// input without Config.S3
 	// ErrNoURLColumn: a CSV dump's header names neither the url nor the
 	// host column (Config.Fields): no row of it can be read, so the input
 	// fails, naming the columns it has.

@@ -10,23 +10,68 @@ import (
 	"net/http/httptrace"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// fetcher streams http(s) inputs: it retries 429 and 5xx with backoff and
-// Retry-After, recognises S3's 503 SlowDown, and resumes a dropped or
+// fetcher streams http(s) inputs: it retries 403, 429 and 5xx with backoff
+// and Retry-After, recognises S3's 503 SlowDown, and resumes a dropped or
 // stalled connection with a Range request, so that a multi-gigabyte WARC
 // never lands on disk and one hiccup does not cost the whole download.
 // Every request has a connect, a response-header and an idle-read timeout
 // (Config.ConnectTimeout, HeaderTimeout, IdleTimeout), whatever the
 // client: a server that stalls is a failed try, not a hung run.
+//
+// Politeness: at most Config.Downloads bodies are open at once (a download
+// holds its slot from its first request to Close), and every request of
+// every download takes its turn from one pacer (Config.Rate).
 type fetcher struct {
 	client   *http.Client
 	retry    RetryPolicy
 	timeouts timeouts
 	sleep    func(ctx context.Context, d time.Duration) error // tests record delays
-	onRetry  func(RetryEvent)                                 // Config.OnRetry
+	slots    chan struct{}                                    // one per download in progress
+	pace     *pacer
+	onRetry  func(RetryEvent) // Config.OnRetry
+	s3       S3Getter
+
+	stopAfter int          // Config.StopAfterRefused
+	refused   atomic.Int64 // downloads in a row that gave up refused
+}
+
+// pacer spaces requests at least interval apart, over every download of a
+// run: the request budget of Config.Rate. Safe for concurrent use.
+type pacer struct {
+	interval time.Duration // 0: no limit
+	mu       sync.Mutex
+	next     time.Time // the earliest moment of the next request
+	now      func() time.Time
+}
+
+func newPacer(rate float64) *pacer {
+	p := &pacer{now: time.Now}
+	if rate > 0 {
+		p.interval = time.Duration(float64(time.Second) / rate)
+	}
+	return p
+}
+
+// wait blocks until the caller's turn: turns are handed out in call order,
+// each interval after the one before.
+func (p *pacer) wait(ctx context.Context) error {
+	if p.interval == 0 {
+		return ctx.Err()
+	}
+	p.mu.Lock()
+	now := p.now()
+	at := p.next
+	if at.Before(now) {
+		at = now
+	}
+	p.next = at.Add(p.interval)
+	p.mu.Unlock()
+	return sleepCtx(ctx, at.Sub(now))
 }
 
 type timeouts struct{ connect, header, idle time.Duration }
@@ -50,7 +95,12 @@ func newFetcher(cfg *Config) *fetcher {
 		retry:    cfg.Retry,
 		timeouts: timeouts{cfg.ConnectTimeout, cfg.HeaderTimeout, cfg.IdleTimeout},
 		sleep:    sleepCtx,
+		slots:    make(chan struct{}, cfg.Downloads),
+		pace:     newPacer(cfg.Rate),
 		onRetry:  cfg.OnRetry,
+		s3:       cfg.S3,
+
+		stopAfter: cfg.StopAfterRefused,
 	}
 }
 
@@ -99,11 +149,34 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // open starts the download of url. size is the total length when known,
 // else -1. The body resumes by itself; its errors are environment errors.
 func (f *fetcher) open(ctx context.Context, url string) (io.ReadCloser, int64, error) {
+	select {
+	case f.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, -1, ctx.Err()
+	}
+	if err := f.stopped(url, nil); err != nil {
+		<-f.slots
+		return nil, -1, err
+	}
 	b := &httpBody{f: f, ctx: ctx, url: url, size: -1}
 	if err := b.start(); err != nil {
+		b.Close()
 		return nil, -1, err
 	}
 	return b, b.size, nil
+}
+
+// stopped returns ErrStopped once StopAfterRefused downloads in a row gave
+// up refused, wrapping last (the give-up that made it so) when there is one.
+func (f *fetcher) stopped(url string, last error) error {
+	n := f.refused.Load()
+	if f.stopAfter < 0 || n < int64(f.stopAfter) {
+		return nil
+	}
+	if last == nil {
+		return fmt.Errorf("%w: %s not tried: the last %d downloads gave up, every try refused", ErrStopped, url, n)
+	}
+	return fmt.Errorf("%w: the last %d downloads gave up, every try refused; the last: %w", ErrStopped, n, last)
 }
 
 type httpBody struct {
@@ -118,6 +191,8 @@ type httpBody struct {
 	last    error // the last failed try, for the give-up error
 	err     error // sticky: the download gave up, was cancelled or ended
 	cur     *try  // the request whose body is being read
+	status  int   // HTTP status of the last failed try, 0 for none or a network failure
+	closed  bool  // Close has given the download slot back
 }
 
 // try is one request: its context is cancelled, with a *timeoutError as
@@ -261,6 +336,10 @@ func (b *httpBody) endRequest() {
 
 func (b *httpBody) Close() error {
 	b.endRequest()
+	if !b.closed {
+		b.closed = true
+		<-b.f.slots
+	}
 	return nil
 }
 
@@ -274,16 +353,22 @@ func (b *httpBody) start() error {
 			if d == 0 {
 				d = b.f.backoff(b.tries)
 			}
-			d = min(d, b.f.retry.MaxDelay)
+			// Never sooner than BaseDelay (a Retry-After of 0 or of a
+			// date just past), never later than MaxDelay.
+			d = min(max(d, b.f.retry.BaseDelay), b.f.retry.MaxDelay)
 			if b.f.onRetry != nil && b.last != nil {
-				b.f.onRetry(RetryEvent{URL: b.url, Try: b.tries + 1, MaxTries: b.f.retry.MaxTries, Wait: d, Err: b.last})
+				b.f.onRetry(RetryEvent{URL: b.url, Try: b.tries + 1, MaxTries: b.f.retry.MaxTries, Wait: d, Err: b.last, Status: b.status, Resumed: b.got > 0, Got: b.got})
 			}
 			if err := b.f.sleep(b.ctx, d); err != nil {
 				return err
 			}
 		}
+		if err := b.f.pace.wait(b.ctx); err != nil {
+			return err
+		}
 		b.tries++
 		wait = 0
+		b.status = 0
 		req, err := b.beginRequest()
 		if err != nil {
 			return err
@@ -291,7 +376,7 @@ func (b *httpBody) start() error {
 		if b.got > 0 {
 			req.Header.Set("Range", "bytes="+strconv.FormatInt(b.got, 10)+"-")
 		}
-		resp, err := b.f.client.Do(req)
+		resp, err := b.f.do(req)
 		if err != nil {
 			if cerr := b.ctx.Err(); cerr != nil {
 				b.endRequest()
@@ -299,12 +384,18 @@ func (b *httpBody) start() error {
 			}
 			b.last = b.cur.failure(err)
 			b.endRequest()
+			if errors.Is(err, ErrNoS3) || errors.Is(err, ErrFetch) {
+				return err // not the server's answer: no try will do better
+			}
 			if errors.Is(err, errRedirect) {
 				return fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
 			}
 			continue
 		}
 		b.cur.arm(phaseBody)
+		if resp.StatusCode < 300 {
+			b.f.refused.Store(0) // the endpoint answers again
+		}
 		switch {
 		case resp.StatusCode == http.StatusOK:
 			b.body = resp.Body
@@ -339,7 +430,11 @@ func (b *httpBody) start() error {
 			b.size = b.got // nothing left
 			b.body = http.NoBody
 			return nil
-		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
+		case refusal(resp.StatusCode):
+			// Common Crawl's CDN answers 403 and 429 when its rate
+			// limits trip and S3 503 under back-pressure: worth the
+			// retries. A real 403 costs the backoff, then fails.
+			b.status = resp.StatusCode
 			b.last = statusError(resp)
 			wait = retryAfter(resp.Header.Get("Retry-After"), time.Now())
 			resp.Body.Close()
@@ -356,7 +451,29 @@ func (b *httpBody) start() error {
 	if last == nil {
 		last = errors.New("no try made") // MaxTries < 1 is refused by Validate
 	}
-	return fmt.Errorf("%w %s after %d tries: %w", ErrGaveUp, b.url, b.tries, last)
+	if b.status == 0 {
+		return fmt.Errorf("%w %s after %d tries: %w", ErrGaveUp, b.url, b.tries, last)
+	}
+	err := fmt.Errorf("%w %s after %d tries: %w: %w", ErrGaveUp, b.url, b.tries, ErrRefused, last)
+	b.f.refused.Add(1)
+	if stop := b.f.stopped(b.url, err); stop != nil {
+		return stop
+	}
+	return err
+}
+
+// refusal reports the statuses that are retried: 403 and 429 (a CDN's rate
+// limits), 5xx (a server or store under load).
+func refusal(status int) bool {
+	return status == http.StatusForbidden || status == http.StatusTooManyRequests || status >= 500
+}
+
+// do makes one try: over HTTP, or as an S3 GetObject.
+func (f *fetcher) do(req *http.Request) (*http.Response, error) {
+	if req.URL.Scheme == "s3" {
+		return f.s3Do(req)
+	}
+	return f.client.Do(req)
 }
 
 // idleReader reads the current body with the idle timeout re-armed.

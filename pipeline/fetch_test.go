@@ -177,6 +177,7 @@ func TestHTTPInputs(t *testing.T) {
 	var delays []time.Duration
 	cfg := Config{
 		Workers: 2,
+		Rate:    -1, // retries, not the request budget (TestPoliteDownloads)
 		Retry:   RetryPolicy{MaxTries: 4, BaseDelay: 10 * time.Millisecond, MaxDelay: 10 * time.Second},
 		testSleep: func(ctx context.Context, d time.Duration) error {
 			mu.Lock()

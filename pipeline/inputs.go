@@ -32,12 +32,15 @@ type input struct {
 	name   string // as given or listed: a path or a URL
 	path   string // relative to what the user named (record.Capture.Path)
 	format format
+	crawl  string     // the crawl it was listed by (a crawl name input), else ""
 	unit   Unit       // the unit of work it belongs to
 	state  *unitState // its unit's, once the run has selected it
 }
 
+// isURL reports a remote input, read through the fetcher: http(s):// or
+// s3://.
 func isURL(s string) bool {
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || isS3(s)
 }
 
 // formatOf names the format of an input from its file name.
@@ -88,6 +91,8 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		next++
 		return Unit{Index: next - 1, Name: name}
 	}
+	segments := map[string]bool{} // met in the lists read, for checkSegments
+	listed := false
 	// An input listed twice (a file on the command line and in a manifest,
 	// ./x and x) is read once: twice would count its captures twice.
 	seen := map[string]bool{}
@@ -107,23 +112,36 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 	}
 	for _, a := range args {
 		f := formatOf(a)
+		crawl := ""
+		manifest, base := a, r.cfg.ManifestBase
+		if isCrawlInput(a) {
+			crawl, f = a, formatManifest
+			base = r.cfg.ccBase()
+			manifest = crawlManifest(base, a)
+		}
 		if f == formatManifest {
-			lines, err := r.readManifest(ctx, a)
+			listed = true
+			lines, err := r.readManifest(ctx, manifest, base)
 			if err != nil {
+				if crawl != "" {
+					return nil, fmt.Errorf("crawl %s: %w", crawl, err)
+				}
 				return nil, err
 			}
-			for _, l := range lines {
+			for _, l := range r.selectListed(lines, segments) {
 				lf := formatOf(l.name)
 				if lf == formatManifest {
-					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", a, l.name)
+					return nil, fmt.Errorf("manifest %s lists another manifest %s: not supported", manifest, l.name)
 				}
 				if lf == formatHostFile {
 					if _, ok := hostFromFileName(l.name); !ok {
-						return nil, fmt.Errorf("manifest %s lists %s: %w", a, l.name, ErrNotHostName)
+						return nil, fmt.Errorf("manifest %s lists %s: %w", manifest, l.name, ErrNotHostName)
 					}
 				}
 				if !dup(l.name) {
-					out = append(out, input{name: l.name, path: l.path, format: lf, unit: unit(l.name)})
+					u := unit(l.name)
+					u.Crawl = crawl
+					out = append(out, input{name: l.name, path: l.path, format: lf, crawl: crawl, unit: u})
 				}
 			}
 			continue
@@ -199,6 +217,9 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			}
 		}
 	}
+	if err := r.checkSegments(segments, listed); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -207,9 +228,10 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 type manifestLine struct{ name, path string }
 
 // readManifest returns a manifest's lines resolved to paths or URLs: blank
-// lines and # comments are skipped; relative lines take Config.ManifestBase,
-// else the manifest's origin (a URL) or folder (a file).
-func (r *runner) readManifest(ctx context.Context, name string) ([]manifestLine, error) {
+// lines and # comments are skipped; relative lines take base
+// (Config.ManifestBase, or Config.CCBase for a crawl), else the manifest's
+// origin (a URL) or folder (a file).
+func (r *runner) readManifest(ctx context.Context, name, base string) ([]manifestLine, error) {
 	rc, _, err := r.open(ctx, name)
 	if err != nil {
 		return nil, err
@@ -226,7 +248,6 @@ func (r *runner) readManifest(ctx context.Context, name string) ([]manifestLine,
 	if err := s.reset(rc, nil); err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", name, err)
 	}
-	base := r.cfg.ManifestBase
 	if base == "" {
 		if isURL(name) {
 			if u, err := url.Parse(name); err == nil {

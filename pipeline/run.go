@@ -189,8 +189,8 @@ func (r *runner) decode(ctx context.Context, in input) error {
 	err := r.read(ctx, in)
 	if err != nil {
 		var re *ReadError
-		if !r.cfg.KeepGoing || ctx.Err() != nil || errors.As(err, &re) {
-			return err // strict's first data error, or the run's end
+		if !r.cfg.KeepGoing || ctx.Err() != nil || errors.As(err, &re) || errors.Is(err, ErrStopped) {
+			return err // strict's first data error, an endpoint that refuses all, or the run's end
 		}
 		if in.state.fail(err) {
 			r.failed.Add(1)
@@ -212,7 +212,11 @@ func (r *runner) read(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	d.r, d.src = r, &source{name: in.name, path: in.path, r: r, unit: in.state}
+	crawl := r.cfg.Crawl
+	if in.crawl != "" {
+		crawl = in.crawl
+	}
+	d.r, d.src = r, &source{name: in.name, path: in.path, crawl: crawl, r: r, unit: in.state}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -265,9 +269,10 @@ func (r *runner) send(ctx context.Context, j *job) error {
 
 // source is the shared state of one input while its captures are in flight.
 type source struct {
-	name string
-	path string // record.Capture.Path
-	r    *runner
+	name  string
+	path  string // record.Capture.Path
+	crawl string // the crawl its captures are of (Config.Crawl or the crawl listing it), else "": warcinfo's
+	r     *runner
 	// records counts the input's records and rows, of every kind: none
 	// at the end is an empty input (Summary.Empty).
 	records atomic.Int64

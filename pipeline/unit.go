@@ -26,6 +26,9 @@ type Unit struct {
 	// or a URL), or the folder file's path; for a folder's host files,
 	// the folder as given.
 	Name string
+	// Crawl is the crawl name the unit was listed by when the input was a
+	// crawl (CC-MAIN-YYYY-WW), its captures' crawl; else "".
+	Crawl string
 }
 
 // UnitResult is what Config.UnitDone learns of a unit once every capture

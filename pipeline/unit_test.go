@@ -112,10 +112,10 @@ func TestUnits(t *testing.T) {
 	// The manifest's two lines name files already listed: they are
 	// dropped, not read twice.
 	want := []Unit{
-		{0, inputs[0]},
-		{1, filepath.Join(dir, "warcs", "b.warc.gz")},
-		{2, filepath.Join(dir, "warcs", "c.warc.gz")},
-		{3, inputs[2]},
+		{Index: 0, Name: inputs[0]},
+		{Index: 1, Name: filepath.Join(dir, "warcs", "b.warc.gz")},
+		{Index: 2, Name: filepath.Join(dir, "warcs", "c.warc.gz")},
+		{Index: 3, Name: inputs[2]},
 	}
 	if !slices.Equal(units, want) {
 		t.Fatalf("units\n%v\nwant\n%v", units, want)

@@ -17,7 +17,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
@@ -57,7 +56,20 @@ An INPUT is a WARC (.warc, .warc.gz, .warc.zst), a JSON Lines or CSV dump
 (.jsonl[.gz|.zst], .csv[.gz]), a tar or tar.gz of files named by host, a
 folder of such files, a manifest (a text file, optionally gzipped, of paths or
 http(s) URLs, one a line, e.g. Common Crawl's robotstxt.paths.gz), an http(s)
-URL, or - for a WARC on stdin.
+URL, an s3://bucket/key object (anonymous unless credentials are configured;
+see --s3-credentials), - for a WARC on stdin, or a Common Crawl crawl by name,
+CC-MAIN-YYYY-WW (when no file of that name exists): its robotstxt WARCs,
+listed by crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz under --cc-base
+(https, s3:// or a folder) and read from there, streamed, each committed on
+its own, as crawl CC-MAIN-YYYY-WW. Several crawls give one dataset, a crawl
+partition each. --sample N reads N files of each crawl, the same ones every
+time, spread over its segments; --segments only those of the segments named.
+
+Downloads are polite: --downloads at once (default 4), --rate requests per
+second over all of them (default 4), a refused request (403, 429, 5xx) or a
+cut connection retried --retries times in all, 1 s apart and doubling, each
+wait said on stderr; after 8 downloads in a row refused on every try the run
+stops (what it committed is kept; run it again later).
 
 Each input (a file, a URL, a manifest line; a folder's files of one host each
 together) is committed on its own once it has been read: its files, written
@@ -72,6 +84,7 @@ retries it. Nothing is written outside --out.
 
 Examples:
   robotstat analyze --out out/
+  robotstat analyze --out out/ CC-MAIN-2024-33 CC-MAIN-2024-38 --sample 20
   robotstat analyze --out out/ --crawl CC-MAIN-2024-33 robotstxt.paths.gz \
       --manifest-base https://data.commoncrawl.org/
   robotstat analyze --out out/ --shard auto --sites tranco.csv manifest.txt
@@ -83,12 +96,17 @@ type analyzeFlags struct {
 	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB, errors                             int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
+	// crawls are analyze's own (nil under robotstat scan, whose analysis
+	// reads its own folder).
+	crawls *crawlFlags
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
 	fs := newFlagSet("analyze")
 	var f analyzeFlags
 	f.register(fs)
+	f.crawls = &crawlFlags{}
+	f.crawls.register(fs)
 	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -229,11 +247,11 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	// A download that waits says so: the defaults spend 31 s on a
 	// refused connection before they give up.
-	var logMu sync.Mutex
-	pc.OnRetry = func(e pipeline.RetryEvent) {
-		logMu.Lock()
-		defer logMu.Unlock()
-		fmt.Fprintf(m.Stderr, "robotstat: retrying %s in %s (try %d of %d): %v\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, e.Err)
+	pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
+	if f.crawls != nil {
+		if err := f.crawls.apply("analyze", &pc, inputs, f.crawl, m.Getenv); err != nil {
+			return err
+		}
 	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
@@ -333,6 +351,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("interrupted%s: %w", kept, ctx.Err())
 		case f.strict && errors.As(runErr, &re):
 			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, runErr)}
+		case errors.Is(runErr, pipeline.ErrStopped):
+			failed := len(uw.sortedFailures())
+			return fmt.Errorf("analyze: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
+				runErr, uw.committed-failed, failed, refusedHint(pipeline.DefaultStopAfterRefused))
 		}
 		return fmt.Errorf("analyze: %w%s", runErr, kept)
 	}
@@ -512,12 +534,21 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		n := r.Replaced[why]
 		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Out, why)
 	}
+	refused := 0
 	for i, f := range r.Failed {
+		if f.Refused {
+			refused++
+		}
 		if i == maxFailuresShown {
 			fmt.Fprintf(w, "robotstat: ... and %d more failed inputs (robotstat status %s lists them all)\n", len(r.Failed)-i, r.Out)
-			break
+		}
+		if i >= maxFailuresShown {
+			continue
 		}
 		fmt.Fprintf(w, "robotstat: input failed: %s: %s (%d captures read before kept; a rerun retries it)\n", f.Input, f.Error, f.Captures)
+	}
+	if refused > 0 {
+		fmt.Fprintf(w, "robotstat: %s\n", refusedHint(refused))
 	}
 }
 

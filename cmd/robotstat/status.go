@@ -27,13 +27,14 @@ Reads the completion records under OUT_DIR (robotstat analyze writes one per
 input it commits) and says, for every input, whether it is done, failed (it
 could not be read at all), or partial (it failed after some of its captures
 were read; those are kept), with the error. Given the INPUTs of the analyze
-command (the same files, folders, manifests or URLs, with the same
---manifest-base and --shard), it also lists the inputs left: those without a
-record, which a rerun of that command reads. A rerun reads the failed and
-partial ones again too.
+command (the same files, folders, manifests, crawl names or URLs, with the
+same --manifest-base, --cc-base, --sample, --segments and --shard), it also
+lists the inputs left: those without a record, which a rerun of that command
+reads. A rerun reads the failed and partial ones again too.
 
 Examples:
   robotstat status out/
+  robotstat status out/ CC-MAIN-2024-33 --sample 20
   robotstat status --json out/ robotstxt.paths.gz --manifest-base https://data.commoncrawl.org/
 `
 
@@ -70,6 +71,8 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	manifestBase := fs.String("manifest-base", "", "as for analyze: `URL` or folder prefixed to relative lines of a manifest")
 	shardFlag := fs.String("shard", "", "as for analyze: only the inputs of shard `i/n`, or auto")
+	var crawls crawlFlags
+	crawls.register(fs)
 	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -107,12 +110,17 @@ func (m *Main) status(ctx context.Context, args []string) error {
 				return usageErrorf("status", "--shard: %v", err)
 			}
 		}
-		units, err := pipeline.Units(ctx, pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}, inputs)
+		pc := pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}
+		if err := crawls.apply("status", &pc, inputs, "", m.Getenv); err != nil {
+			return err
+		}
+		pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
+		units, err := pipeline.Units(ctx, pc, inputs)
 		if err != nil {
 			return fmt.Errorf("status: listing the inputs: %w", err)
 		}
 		for _, u := range units {
-			canonical := canonicalInput(u.Name)
+			canonical := canonicalUnit(u, canonicalInput)
 			id := unitID(canonical)
 			seen[id] = true
 			if r := byID[id]; r != nil {

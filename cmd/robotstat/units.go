@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -92,6 +93,27 @@ func canonicalInput(name string) string {
 	return filepath.Clean(name)
 }
 
+// crawlFilePrefix begins the canonical name of a file of a crawl read by
+// name: its path from crawl-data/ on, whatever base it was read from.
+const crawlFilePrefix = "commoncrawl:"
+
+// canonicalUnit is the name a unit is known by across runs: a file of a
+// crawl read by name is the same input from every base (Common Crawl over
+// https, its S3 bucket, a mirror), so that reading a crawl from one base
+// after a sample of it from another does not file the sample's rows twice;
+// any other input is canonicalInput's.
+func canonicalUnit(unit pipeline.Unit, name func(string) string) string {
+	if unit.Crawl != "" {
+		p := filepath.ToSlash(unit.Name)
+		if i := strings.Index(p, "crawl-data/"+unit.Crawl+"/"); i >= 0 {
+			return crawlFilePrefix + p[i:]
+		}
+	}
+	return name(unit.Name)
+}
+
+func (u *unitWriter) canonical(unit pipeline.Unit) string { return canonicalUnit(unit, u.name) }
+
 // unitSummary is what a unit's completion record says of it besides its
 // files (Record.Summary).
 type unitSummary struct {
@@ -114,6 +136,8 @@ type unitFailure struct {
 	Input    string `json:"input"`
 	Error    string `json:"error"`
 	Captures int64  `json:"captures_kept"`
+	// Refused: the server refused every try (pipeline.ErrRefused).
+	Refused bool `json:"refused,omitempty"`
 }
 
 // unitWriter creates, fills and commits the units' datasets.
@@ -153,11 +177,12 @@ func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	if u.redo {
 		return false
 	}
-	rec := u.ix.Runs[unitID(u.name(unit.Name))]
+	rec := u.ix.Runs[unitID(u.canonical(unit))]
 	if rec == nil || rec.State != schema.RecordDone {
 		return false
 	}
-	if diff := optionDiff(rec, &u.opts); diff != "" {
+	opts := u.optsOf(unit)
+	if diff := optionDiff(rec, &opts); diff != "" {
 		u.mu.Lock()
 		u.replaced[diff]++
 		u.mu.Unlock()
@@ -167,6 +192,18 @@ func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	u.skipped++
 	u.mu.Unlock()
 	return true
+}
+
+// optsOf returns the options of a unit's dataset: the run's, with the
+// crawl of a unit read from a crawl by name among them, as --crawl would
+// put it (a unit's rows depend on the crawl they are filed under).
+func (u *unitWriter) optsOf(unit pipeline.Unit) schema.Options {
+	opts := u.opts
+	if unit.Crawl != "" {
+		opts.Metadata = maps.Clone(opts.Metadata)
+		opts.Metadata["crawl"] = unit.Crawl
+	}
+	return opts
 }
 
 // optionDiff says why a record does not hold what a run with opts would
@@ -204,7 +241,7 @@ func optionDiff(rec *schema.Record, opts *schema.Options) string {
 func (u *unitWriter) start(units []pipeline.Unit) error {
 	u.mu.Lock()
 	for _, unit := range units {
-		u.ids[unitID(u.name(unit.Name))] = true
+		u.ids[unitID(u.canonical(unit))] = true
 	}
 	u.mu.Unlock()
 	if len(u.ix.Runs) == 0 && !dirExists(u.opts.Dir) {
@@ -223,8 +260,8 @@ func (u *unitWriter) unit(unit pipeline.Unit) (*unitOut, error) {
 	if o := u.inFlight[unit.Index]; o != nil {
 		return o, nil
 	}
-	opts := u.opts
-	canonical := u.name(unit.Name)
+	opts := u.optsOf(unit)
+	canonical := u.canonical(unit)
 	opts.RunID, opts.Input = unitID(canonical), canonical
 	ds, err := schema.Create(opts)
 	if err != nil {
@@ -292,7 +329,7 @@ func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 		u.rows[t.Table] += t.Rows
 	}
 	if r.Err != nil {
-		u.failures = append(u.failures, unitFailure{Input: r.Name, Error: r.Err.Error(), Captures: r.Captures})
+		u.failures = append(u.failures, unitFailure{Input: r.Name, Error: r.Err.Error(), Captures: r.Captures, Refused: errors.Is(r.Err, pipeline.ErrRefused)})
 	}
 	return nil
 }

@@ -165,7 +165,7 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 		urls = append(urls, srv.URL+"/crawl-data/robotstxt/"+filepath.Base(f)) // a robotstxt path, as Common Crawl names them
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	args := append([]string{"analyze", "--quiet", "--out", out}, urls...)
+	args := append([]string{"analyze", "--quiet", "--retries", "2", "--out", out}, urls...) // 403 is retried: once, 1 s later
 	_, stderr, code := run(t, "", args...)
 	if code != ExitInputsFailed {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitInputsFailed, stderr)

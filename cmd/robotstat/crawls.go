@@ -1,0 +1,120 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/robotstat/robotstat/pipeline"
+)
+
+// crawlFlags say which files of a crawl are read and how politely they are
+// downloaded. analyze and status take them alike, so that status lists
+// what the analyze command would read.
+type crawlFlags struct {
+	ccBase, segments   string
+	sample             int
+	downloads, retries int
+	rate               float64
+	s3                 s3Flags
+}
+
+func (f *crawlFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.ccBase, "cc-base", pipeline.DefaultCCBase, "read crawl names (CC-MAIN-YYYY-WW) from `URL` or folder: a Common Crawl mirror laid out as crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz")
+	fs.IntVar(&f.sample, "sample", 0, "read only `N` files of each crawl or manifest, the same N every time, spread over its segments (0: all)")
+	fs.StringVar(&f.segments, "segments", "", "read only the files of crawls and manifests in these segments: `LIST` of segment ids, e.g. 1722640353668.0,1722640353668.1")
+	fs.IntVar(&f.downloads, "downloads", pipeline.DefaultDownloads, "http(s) inputs: download at most `N` at once")
+	fs.Float64Var(&f.rate, "rate", pipeline.DefaultRate, "http(s) inputs: at most `R` requests per second over all downloads, retries included (-1: no limit)")
+	fs.StringVar(&f.s3.endpoint, "s3-endpoint", "", "s3:// inputs: an S3-compatible server at `URL` instead of AWS (path-style requests)")
+	fs.StringVar(&f.s3.region, "s3-region", "", "s3:// inputs: the bucket's `REGION` (default $AWS_REGION, else us-east-1, Common Crawl's)")
+	fs.StringVar(&f.s3.credentials, "s3-credentials", s3CredAuto, "s3:// inputs: `WHICH` credentials: auto (the environment's or ~/.aws/credentials when there are some, else anonymous), anonymous, or default (the AWS SDK's chain: instance roles, SSO too)")
+	fs.IntVar(&f.retries, "retries", 6, "http(s) inputs: `N` tries in all of a request refused (403, 429, 5xx) or cut, 1 s apart and doubling (a minute at most)")
+}
+
+// apply validates the flags into pc (cmd names the subcommand for usage
+// errors) and checks them against the inputs: --crawl cannot rename a
+// crawl given by name.
+func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, crawl string, getenv func(string) string) error {
+	if f.sample < 0 {
+		return usageErrorf(cmd, "--sample must be 0 (all) or more, got %d", f.sample)
+	}
+	if f.downloads < 1 {
+		return usageErrorf(cmd, "--downloads must be at least 1, got %d", f.downloads)
+	}
+	if f.retries < 1 {
+		return usageErrorf(cmd, "--retries must be at least 1 (one try, no retry), got %d", f.retries)
+	}
+	if f.rate == 0 || f.rate != f.rate {
+		return usageErrorf(cmd, "--rate must be positive, or -1 for no limit, got %v", f.rate)
+	}
+	if crawl != "" {
+		for _, in := range inputs {
+			if pipeline.IsCrawlName(in) && !pathExists(in) {
+				return usageErrorf(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
+			}
+		}
+	}
+	pc.CCBase = f.ccBase
+	pc.Sample = f.sample
+	if f.segments != "" {
+		for _, s := range strings.Split(f.segments, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				pc.Segments = append(pc.Segments, s)
+			}
+		}
+	}
+	switch f.s3.credentials {
+	case s3CredAuto, s3CredAnonymous, s3CredDefault:
+	default:
+		return usageErrorf(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.credentials)
+	}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	pc.S3 = &lazyS3{flags: f.s3, getenv: getenv}
+	pc.Downloads = f.downloads
+	pc.Rate = f.rate
+	pc.Retry.MaxTries = f.retries
+	return nil
+}
+
+// retryPrinter prints the pipeline's retry events on stderr, one line
+// each, so that a burst of refusals is never silent: which URL, how long
+// robotstat waits, which try of how many comes next, and what the last
+// answered (its status, S3's code and message).
+type retryPrinter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (p *retryPrinter) notice(e pipeline.RetryEvent) {
+	why := "failed"
+	if e.Err != nil {
+		why = strings.TrimPrefix(e.Err.Error(), pipeline.ErrSlowDown.Error()+": ")
+	}
+	resume := ""
+	if e.Resumed {
+		resume = fmt.Sprintf(", resuming at byte %d", e.Got)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "robotstat: retrying %s in %s (try %d of %d%s): %s\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, resume, why)
+}
+
+// refusedHint is the last word of a run in which an endpoint kept refusing
+// downloads.
+func refusedHint(n int) string {
+	return fmt.Sprintf("the server kept refusing %d %s (403, 429 or 5xx on every try): Common Crawl answers so when requests come too fast or it is overloaded; wait a while and run the same command again (inputs done are skipped), with a lower --downloads or --rate, or more --retries",
+		n, plural(n, "download", "downloads"))
+}
+
+// pathExists reports whether p names something on disk: a crawl name is
+// read as a crawl only when it does not (as pipeline decides).
+func pathExists(p string) bool {
+	_, err := os.Lstat(p)
+	return !os.IsNotExist(err)
+}

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// ccMirror lays files out under dir as Common Crawl lays out a crawl's
+// robotstxt subset, over segs segments, with the crawl's
+// robotstxt.paths.gz listing them; it returns the listed paths.
+func ccMirror(t *testing.T, dir, crawl string, segs int, files []string) []string {
+	t.Helper()
+	var rels []string
+	for i, f := range files {
+		rel := fmt.Sprintf("crawl-data/%s/segments/17226403536%02d.%d/robotstxt/%s", crawl, i%segs, i%segs, filepath.Base(f))
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(strings.Join(rels, "\n") + "\n"))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "crawl-data", crawl, "robotstxt.paths.gz"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return rels
+}
+
+// ccServer serves a mirror folder on 127.0.0.1 with Common Crawl's faults
+// injected per path: 503 SlowDown, bursts of 403, a connection cut a third
+// into the body (resumed with Range, which http.FileServer honours). It
+// records when each request arrived.
+type ccServer struct {
+	dir string
+
+	mu     sync.Mutex
+	faults map[string][]string // path -> the faults of its next requests, in order
+	times  []time.Time
+}
+
+func (s *ccServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.times = append(s.times, time.Now())
+	var fault string
+	if f := s.faults[r.URL.Path]; len(f) > 0 {
+		fault, s.faults[r.URL.Path] = f[0], f[1:]
+	}
+	s.mu.Unlock()
+	switch fault {
+	case "slowdown":
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>`))
+	case "403":
+		http.Error(w, "Forbidden", http.StatusForbidden)
+	case "cut":
+		data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(data[:len(data)/3])
+		w.(http.Flusher).Flush()
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+	default:
+		http.FileServer(http.Dir(s.dir)).ServeHTTP(w, r)
+	}
+}
+
+// TestAnalyzeCrawls: two crawls by name from an HTTP mirror that answers
+// 503 SlowDown, a 403 burst and a cut connection give exactly the rows of
+// the same files read from disk with --crawl, one partition per crawl, one
+// unit per WARC; every wait is said on stderr; requests keep to --rate.
+func TestAnalyzeCrawls(t *testing.T) {
+	files := genCorpus(t, 600, 100)
+	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
+	dir := t.TempDir()
+	rels := ccMirror(t, dir, "CC-MAIN-2024-33", 3, files)
+	ccMirror(t, dir, "CC-MAIN-2025-03", 1, fixture)
+
+	ref := filepath.Join(t.TempDir(), "ref")
+	for crawl, in := range map[string][]string{"CC-MAIN-2024-33": files, "CC-MAIN-2025-03": fixture} {
+		if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--crawl", crawl, "--out", ref}, in...)...); code != 0 {
+			t.Fatalf("reference run: exit %d\n%s", code, stderr)
+		}
+	}
+
+	srv := &ccServer{dir: dir, faults: map[string][]string{
+		"/" + rels[0]: {"slowdown"},
+		"/" + rels[1]: {"403", "403"},
+		"/" + rels[2]: {"cut"},
+	}}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := run(t, "", "analyze", "--quiet", "--json", "--out", out, "--cc-base", hs.URL, "--rate", "10", "--retries", "4",
+		"CC-MAIN-2024-33", "CC-MAIN-2025-03")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"robotstat: retrying " + hs.URL + "/" + rels[0] + " in 1s (try 2 of 4): 503 Service Unavailable SlowDown: Please reduce your request rate.",
+		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 1s (try 2 of 4): 403 Forbidden",
+		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 2s (try 3 of 4): 403 Forbidden",
+		"robotstat: retrying " + hs.URL + "/" + rels[2] + " in 1s (try 1 of 4, resuming at byte ",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(stdout, `"inputs_committed": 8`) {
+		t.Errorf("want one unit per WARC (6 + 2):\n%s", stdout)
+	}
+	got, want := sortedCaptures(t, out), sortedCaptures(t, ref)
+	if len(got) != len(want) || len(got) < 600 {
+		t.Fatalf("%d captures over HTTP, %d from disk", len(got), len(want))
+	}
+	// source is the path below what was named: the manifest line of a
+	// crawl, the file's name given alone.
+	for i := range got {
+		if !strings.HasPrefix(got[i].Source, "crawl-data/CC-MAIN-") {
+			t.Fatalf("capture %d: source %q, want the crawl's path", i, got[i].Source)
+		}
+		got[i].Source = path.Base(got[i].Source)
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range got {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("capture %d differs:\nhttp %+v\ndisk %+v", i, got[i], want[i])
+			}
+		}
+	}
+	parts, _ := filepath.Glob(filepath.Join(out, "captures", "crawl=*"))
+	for i := range parts {
+		parts[i] = filepath.Base(parts[i])
+	}
+	if !reflect.DeepEqual(parts, []string{"crawl=CC-MAIN-2024-33", "crawl=CC-MAIN-2025-03"}) {
+		t.Errorf("partitions %v", parts)
+	}
+	// The budget: 10 requests/s is one per 100 ms. The server sees each
+	// request some latency after its turn, so two neighbours may arrive
+	// closer than that; but requests k apart are at least k-1 intervals
+	// apart unless the latencies differ by a whole interval, which an
+	// unpaced run (four downloads starting together) misses by far.
+	srv.mu.Lock()
+	checkPacing(t, srv.times, 100*time.Millisecond)
+	srv.mu.Unlock()
+
+	// A rerun reads nothing; status with the same inputs says all done.
+	stdout, stderr, code = run(t, "", "analyze", "--quiet", "--json", "--out", out, "--cc-base", hs.URL, "CC-MAIN-2024-33", "CC-MAIN-2025-03")
+	if code != 0 || !strings.Contains(stdout, `"inputs_skipped": 8`) {
+		t.Errorf("rerun: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// The same crawl from another base (a mirror folder) is the same
+	// inputs: nothing read twice, no row filed twice.
+	stdout, stderr, code = run(t, "", "analyze", "--quiet", "--json", "--out", out, "--cc-base", dir, "CC-MAIN-2024-33", "CC-MAIN-2025-03")
+	if code != 0 || !strings.Contains(stdout, `"inputs_skipped": 8`) {
+		t.Errorf("the crawls from a mirror after the crawls over HTTP: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// Renaming a crawl given by name is refused.
+	if _, stderr, code := run(t, "", "analyze", "--out", out, "--crawl", "x", "CC-MAIN-2024-33"); code != ExitUsage || !strings.Contains(stderr, "--crawl x") {
+		t.Errorf("--crawl with a crawl name: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestAnalyzeCrawlSample: --sample reads the same files every time, a larger
+// sample reads only the files the smaller one did not, status takes the
+// same flags and lists what is left, and --shard splits the sample.
+func TestAnalyzeCrawlSample(t *testing.T) {
+	files := genCorpus(t, 600, 100)
+	dir := t.TempDir()
+	ccMirror(t, dir, "CC-MAIN-2024-33", 3, files)
+	status := func(out string, flags ...string) statusReport {
+		t.Helper()
+		stdout, stderr, code := run(t, "", append(append([]string{"status", "--json", "--cc-base", dir}, flags...), out, "CC-MAIN-2024-33")...)
+		if code != 0 {
+			t.Fatalf("status: exit %d\n%s", code, stderr)
+		}
+		var rep statusReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	inputs := func(out string) []string {
+		var in []string
+		for _, r := range unitRecords(t, out) {
+			in = append(in, r.Input)
+		}
+		sort.Strings(in)
+		return in
+	}
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, out := range []string{a, b} {
+		if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", out, "--cc-base", dir, "--sample", "2", "CC-MAIN-2024-33"); code != 0 {
+			t.Fatalf("exit %d\n%s", code, stderr)
+		}
+	}
+	if ia, ib := inputs(a), inputs(b); len(ia) != 2 || !reflect.DeepEqual(ia, ib) {
+		t.Errorf("two runs of --sample 2 read %v and %v", ia, ib)
+	}
+	if rep := status(a, "--sample", "4"); rep.Counts["done"] != 2 || rep.Counts["left"] != 2 {
+		t.Errorf("status --sample 4 after --sample 2: %v", rep.Counts)
+	}
+	stdout, stderr, code := run(t, "", "analyze", "--quiet", "--json", "--out", a, "--cc-base", dir, "--sample", "4", "CC-MAIN-2024-33")
+	if code != 0 || !strings.Contains(stdout, `"inputs_skipped": 2`) || !strings.Contains(stdout, `"inputs_committed": 2`) {
+		t.Errorf("--sample 4 after --sample 2: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if rep := status(a, "--sample", "4"); rep.Counts["done"] != 4 || rep.Counts["left"] != 0 {
+		t.Errorf("status --sample 4: %v", rep.Counts)
+	}
+	// The shards of a sample are the sample.
+	c, d := filepath.Join(t.TempDir(), "c"), filepath.Join(t.TempDir(), "d")
+	for i := range 2 {
+		if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", c, "--cc-base", dir, "--sample", "3", "--shard", strconv.Itoa(i)+"/2", "CC-MAIN-2024-33"); code != 0 {
+			t.Fatalf("shard %d: exit %d\n%s", i, code, stderr)
+		}
+	}
+	if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", d, "--cc-base", dir, "--sample", "3", "CC-MAIN-2024-33"); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if ic, id := inputs(c), inputs(d); len(ic) != 3 || !reflect.DeepEqual(ic, id) {
+		t.Errorf("the shards of --sample 3 read %v, the sample is %v", ic, id)
+	}
+	if !reflect.DeepEqual(sortedCaptures(t, c), sortedCaptures(t, d)) {
+		t.Errorf("the shards of --sample 3 have other rows than the sample")
+	}
+	// Segments: only those files; an id no crawl lists is an error.
+	seg := "1722640353601.1"
+	e := filepath.Join(t.TempDir(), "e")
+	if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", e, "--cc-base", dir, "--segments", seg, "CC-MAIN-2024-33"); code != 0 {
+		t.Fatalf("--segments: exit %d\n%s", code, stderr)
+	}
+	if ie := inputs(e); len(ie) != 2 || !strings.Contains(ie[0], "/segments/"+seg+"/") || !strings.Contains(ie[1], "/segments/"+seg+"/") {
+		t.Errorf("--segments %s read %v", seg, ie)
+	}
+	if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", filepath.Join(t.TempDir(), "f"), "--cc-base", dir, "--segments", "99.9", "CC-MAIN-2024-33"); code != 2 || !strings.Contains(stderr, "segments 99.9: in none of the crawls") {
+		t.Errorf("unknown segment: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestAnalyzeRefused: an endpoint that refuses every download: a few are
+// recorded as failed with a final word that says so (exit 5); once 8 in a
+// row were refused the run stops (exit 2), keeping what it committed.
+func TestAnalyzeRefused(t *testing.T) {
+	files := genCorpus(t, 1000, 100)
+	dir := t.TempDir()
+	rels := ccMirror(t, dir, "CC-MAIN-2024-33", 2, files)
+	srv := &ccServer{dir: dir, faults: map[string][]string{}}
+	for _, r := range rels[:3] {
+		srv.faults["/"+r] = []string{"403"}
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := run(t, "", "analyze", "--quiet", "--out", out, "--cc-base", hs.URL, "--retries", "1", "--rate", "-1", "CC-MAIN-2024-33")
+	if code != ExitInputsFailed || !strings.Contains(stderr, "robotstat: the server kept refusing 3 downloads (403, 429 or 5xx on every try)") {
+		t.Errorf("three refused: exit %d\n%s", code, stderr)
+	}
+	for _, r := range rels {
+		srv.faults["/"+r] = []string{"403", "403"}
+	}
+	out = filepath.Join(t.TempDir(), "out2")
+	_, stderr, code = run(t, "", "analyze", "--quiet", "--workers", "1", "--out", out, "--cc-base", hs.URL, "--retries", "1", "--rate", "-1", "CC-MAIN-2024-33")
+	if code != 2 || !strings.Contains(stderr, "stopped: the endpoint keeps refusing: the last 8 downloads gave up") || !strings.Contains(stderr, "0 inputs read before are kept and 7 recorded as failed") || !strings.Contains(stderr, "run the same command again") {
+		t.Errorf("all refused: exit %d\n%s", code, stderr)
+	}
+	if n := len(unitRecords(t, out)); n > 8 {
+		t.Errorf("%d inputs recorded: the run went on after 8 refusals in a row", n)
+	}
+}
+
+// checkPacing asserts that requests j-i apart arrived at least j-i-1
+// intervals apart: a request budget seen from the server, with a whole
+// interval of margin for the latency between a turn and its arrival.
+func checkPacing(t *testing.T, times []time.Time, interval time.Duration) {
+	t.Helper()
+	for i := range times {
+		for j := i + 2; j < len(times); j++ {
+			if d, want := times[j].Sub(times[i]), time.Duration(j-i-1)*interval; d < want {
+				t.Errorf("requests %d and %d %v apart, want at least %v (one per %v)", i, j, d, want, interval)
+				return
+			}
+		}
+	}
+}
