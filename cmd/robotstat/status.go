@@ -91,7 +91,8 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	rep := statusReport{Out: dir, Counts: map[string]int{}}
 	byID := map[string]*schema.Record{}
 	for id, r := range ix.Runs {
-		if id != reduce.RunID {
+		// A compaction's record is not an input's (its inputs keep theirs).
+		if id != reduce.RunID && !r.IsCompaction() {
 			byID[id] = r
 		}
 	}

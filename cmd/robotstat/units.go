@@ -69,7 +69,8 @@ func sitesUpToDate(dir string) bool {
 		return false
 	}
 	for id, r := range ix.Runs {
-		if id != reduce.RunID && !r.Committed.Before(sites.Committed) {
+		// A compaction moves rows, it adds none.
+		if id != reduce.RunID && !r.IsCompaction() && !r.Committed.Before(sites.Committed) {
 			return false
 		}
 	}
@@ -203,10 +204,18 @@ func optionDiff(rec *schema.Record, opts *schema.Options) string {
 // shard.
 func (u *unitWriter) start(units []pipeline.Unit) error {
 	u.mu.Lock()
+	var compacted []string
 	for _, unit := range units {
-		u.ids[unitID(u.name(unit.Name))] = true
+		id := unitID(u.name(unit.Name))
+		u.ids[id] = true
+		if rec := u.ix.Runs[id]; rec != nil && u.ix.AbsorbedBy(id) != "" && (u.redo || optionDiff(rec, &u.opts) != "") {
+			compacted = append(compacted, rec.Input)
+		}
 	}
 	u.mu.Unlock()
+	if len(compacted) > 0 {
+		return compactedError(u.opts.Dir, compacted, u.redo)
+	}
 	if len(u.ix.Runs) == 0 && !dirExists(u.opts.Dir) {
 		return nil
 	}
@@ -214,6 +223,24 @@ func (u *unitWriter) start(units []pipeline.Unit) error {
 		return fmt.Errorf("cleaning up after an earlier run: %w", err)
 	}
 	return nil
+}
+
+// compactedError is why analyze will not read again inputs whose rows
+// robotstat compact merged into files shared with other inputs: the merged
+// files would keep the old rows next to the new ones.
+func compactedError(dir string, inputs []string, redo bool) error {
+	sort.Strings(inputs)
+	shown := inputs[:min(len(inputs), 5)]
+	more := ""
+	if len(inputs) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(inputs)-len(shown))
+	}
+	why := "with other options than the run that wrote them"
+	if redo {
+		why = "with --redo"
+	}
+	return usageErrorf("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
+		len(inputs), plural(len(inputs), "input", "inputs"), dir, why, plural(len(inputs), "its", "their"), strings.Join(shown, ", "), more)
 }
 
 // unit returns the dataset of a unit, creating it at its first rows.
