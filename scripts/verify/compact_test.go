@@ -77,10 +77,11 @@ func TestDuckDBCompacted(t *testing.T) {
 		t.Errorf("metadata\n got %v\nwant %v", md, want)
 	}
 	// The README's query (schema/README.md, "How the files are written").
-	listed := query(t, fmt.Sprintf(`WITH r AS (SELECT * FROM read_json('%s/_robotstat/inputs/*.json', union_by_name = true)),
-		absorbed AS (SELECT unnest(absorbs).run_id AS run_id FROM r WHERE absorbs IS NOT NULL)
+	listed := query(t, fmt.Sprintf(`WITH r AS (SELECT * FROM read_json('%s/_robotstat/inputs/*.json', columns = {run_id: 'VARCHAR', state: 'VARCHAR',
+                 files: 'STRUCT(path VARCHAR, "table" VARCHAR, crawl VARCHAR, "rows" BIGINT)[]',
+                 absorbs: 'STRUCT(run_id VARCHAR, committed VARCHAR)[]'}))
 		SELECT path FROM (SELECT unnest(files, recursive := true) FROM r
-		WHERE state = 'done' AND run_id NOT IN (SELECT run_id FROM absorbed)) ORDER BY path`, root))
+		WHERE state = 'done' AND run_id NOT IN (SELECT unnest(absorbs).run_id FROM r WHERE absorbs IS NOT NULL)) ORDER BY path`, root))
 	var got, onDisk []string
 	for _, r := range listed {
 		got = append(got, r[0])
