@@ -113,7 +113,11 @@ func printCompact(w io.Writer, dir string, sum schema.CompactSummary) {
 	}
 	var left []string
 	for _, k := range slices.Sorted(maps.Keys(sum.Left)) {
-		left = append(left, fmt.Sprintf("%d %s", sum.Left[k], k))
+		why := k
+		if k == schema.LeftIneligible {
+			why = "sites (robotstat sites rebuilds it whole)" // the one run Eligible refuses
+		}
+		left = append(left, fmt.Sprintf("%d %s", sum.Left[k], why))
 	}
 	leftText := ""
 	if len(left) > 0 {
