@@ -135,8 +135,14 @@ type compactSource struct {
 	def  *tableDef
 	rec  RecordFile
 	size int64
-	kv   []format.KeyValue // without MetaRunID, sorted by key
-	key  string            // kv, encoded: files merge only with files of the same
+	meta *compactMeta // files merge only with files of the same
+}
+
+// compactMeta is a file's key/value metadata but MetaRunID, sorted by key,
+// shared by the files that have the same.
+type compactMeta struct {
+	key string // kv, encoded
+	kv  []format.KeyValue
 }
 
 // compactOutput is one merged file being written.
@@ -361,11 +367,14 @@ func compactSources(ctx context.Context, ix *Index, o CompactOptions, sum *Compa
 	sort.Slice(runs, func(i, j int) bool { return runs[i].RunID < runs[j].RunID })
 	var srcs []*compactSource
 	kept := runs[:0]
+	// One copy of each distinct metadata set: a crawl's 70k inputs share a
+	// handful, and a copy per file would cost a few hundred MB.
+	metas := map[string]*compactMeta{}
 	for _, r := range runs {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("schema: compact %s: %w", ix.Root, err)
 		}
-		files, reason, err := runSources(ix.Root, r)
+		files, reason, err := runSources(ix.Root, r, metas)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -382,7 +391,7 @@ func compactSources(ctx context.Context, ix *Index, o CompactOptions, sum *Compa
 // runSources reads the footers of run r's files. A reason is why the run
 // cannot be merged; an error a file that is missing or does not hold what
 // the record says.
-func runSources(root string, r *Record) ([]*compactSource, string, error) {
+func runSources(root string, r *Record, metas map[string]*compactMeta) ([]*compactSource, string, error) {
 	var out []*compactSource
 	for _, f := range r.Files {
 		var def *tableDef
@@ -420,18 +429,18 @@ func runSources(root string, r *Record) ([]*compactSource, string, error) {
 			return nil, "", fmt.Errorf("schema: compact: %s holds %d rows, its record (run %s) says %d", p, rows, r.RunID, f.Rows)
 		}
 		s := &compactSource{run: r, rel: f.Path, path: p, def: def, rec: f, size: st.Size()}
+		kvs = slices.DeleteFunc(kvs, func(kv format.KeyValue) bool { return kv.Key == MetaRunID })
+		sort.Slice(kvs, func(i, j int) bool { return kvs[i].Key < kvs[j].Key })
 		var key strings.Builder
 		for _, kv := range kvs {
-			if kv.Key == MetaRunID {
-				continue
-			}
-			s.kv = append(s.kv, format.KeyValue{Key: kv.Key, Value: kv.Value})
-		}
-		sort.Slice(s.kv, func(i, j int) bool { return s.kv[i].Key < s.kv[j].Key })
-		for _, kv := range s.kv {
 			fmt.Fprintf(&key, "%q=%q;", kv.Key, kv.Value)
 		}
-		s.key = key.String()
+		m := metas[key.String()]
+		if m == nil {
+			m = &compactMeta{key: key.String(), kv: kvs}
+			metas[m.key] = m
+		}
+		s.meta = m
 		out = append(out, s)
 	}
 	return out, "", nil
@@ -453,16 +462,16 @@ func planOutputs(srcs []*compactSource, target int64) []*compactOutput {
 			return order[a.def.name] < order[b.def.name]
 		case a.rec.Crawl != b.rec.Crawl:
 			return a.rec.Crawl < b.rec.Crawl
-		case a.key != b.key:
-			return a.key < b.key
+		case a.meta != b.meta:
+			return a.meta.key < b.meta.key
 		}
 		return a.rel < b.rel
 	})
 	var outs []*compactOutput
 	var cur *compactOutput
 	for _, s := range sorted {
-		if cur == nil || cur.def != s.def || cur.crawl != s.rec.Crawl || cur.srcs[0].key != s.key || cur.size+s.size > target {
-			cur = &compactOutput{def: s.def, crawl: s.rec.Crawl, kv: s.kv}
+		if cur == nil || cur.def != s.def || cur.crawl != s.rec.Crawl || cur.srcs[0].meta != s.meta || cur.size+s.size > target {
+			cur = &compactOutput{def: s.def, crawl: s.rec.Crawl, kv: s.meta.kv}
 			outs = append(outs, cur)
 		}
 		cur.srcs = append(cur.srcs, s)

@@ -38,9 +38,9 @@ lists them. Inputs that failed are not merged (a rerun reads them again and
 replaces their files), nor are the sites tables (robotstat sites rebuilds
 them whole). An input whose rows are in merged files cannot be read again
 into OUT_DIR (with other options or --redo): analyze refuses, and says
-which; write such a rerun to a fresh --out. Run compact when no analyze of
-the same inputs writes into OUT_DIR; a second compact merges the inputs
-committed since.
+which; write such a rerun to a fresh --out. Run one compact at a time, when
+no analyze of the same inputs writes into OUT_DIR (analyze of other inputs
+may); a second compact merges the inputs committed since.
 
 A summary goes to stderr: per table, files and bytes before and after.
 
