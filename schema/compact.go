@@ -519,7 +519,7 @@ func writeMerged(ctx context.Context, out *compactOutput, final, runID string, c
 		}
 	}
 	opts = append(opts, parquet.CreatedBy("robotstat", version, ""))
-	w := parquet.NewWriter(f, opts...)
+	w := parquet.NewGenericWriter[any](f, opts...)
 	buf := make([]parquet.Row, compactRowBatch)
 	var want, n int64
 	for _, s := range out.srcs {
@@ -557,7 +557,7 @@ func writeMerged(ctx context.Context, out *compactOutput, final, runID string, c
 }
 
 // copyFile appends the rows of s to w, whose file is f.
-func copyFile(w *parquet.Writer, f *atomicFile, s *compactSource, buf []parquet.Row, maxBytes int64) (int64, error) {
+func copyFile(w *parquet.GenericWriter[any], f *atomicFile, s *compactSource, buf []parquet.Row, maxBytes int64) (int64, error) {
 	fh, pf, err := openParquet(s.path)
 	if err != nil {
 		return 0, err
