@@ -200,3 +200,36 @@ func TestCompactFailedInput(t *testing.T) {
 	compareRows(t, "after the second compact", map[schema.TableName][]string{schema.Captures: rowsJSON[schema.CaptureRow](t, out, schema.Captures)},
 		map[schema.TableName][]string{schema.Captures: rowsJSON[schema.CaptureRow](t, ref, schema.Captures)})
 }
+
+// TestCompactConflictStatus: an input committed again behind compact's
+// back (here by schema directly: analyze refuses) has rows in two places;
+// status says so, and report and compact refuse rather than count them
+// twice.
+func TestCompactConflictStatus(t *testing.T) {
+	files := genCorpus(t, 200, 100)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", out}, files...)...); code != 0 {
+		t.Fatalf("analyze: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "compact", out); code != 0 {
+		t.Fatalf("compact: exit %d\n%s", code, stderr)
+	}
+	id := unitID(canonicalInput(files[0]))
+	ds, err := schema.Create(schema.Options{Dir: out, RunID: id, Input: canonicalInput(files[0]), Version: Version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Commit(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code := run(t, "", "status", out)
+	if code != 0 || !strings.Contains(stdout, "conflict: 1 run committed again after robotstat compact") || !strings.Contains(stdout, id) {
+		t.Errorf("status: exit %d\n%s", code, stdout)
+	}
+	if _, stderr, code := run(t, "", "report", out); code == 0 || !strings.Contains(stderr, id) {
+		t.Errorf("report on a conflict: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "compact", out); code == 0 || !strings.Contains(stderr, id) {
+		t.Errorf("compact on a conflict: exit %d\n%s", code, stderr)
+	}
+}
