@@ -31,7 +31,7 @@ options, another robotstat version) are merged apart. Every row is kept
 exactly once, at every moment: the merged files count only once the
 compaction's record (under OUT_DIR/_robotstat/inputs) names them, and the
 inputs' own files only until then; a compaction that is killed leaves the
-dataset as it was, and the next one (or analyze) removes what it left.
+dataset as it was, and the next one removes what it left.
 
 The inputs stay done: analyze still skips them and robotstat status still
 lists them. Inputs that failed are not merged (a rerun reads them again and

@@ -2,14 +2,19 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/schema"
@@ -231,5 +236,71 @@ func TestCompactConflictStatus(t *testing.T) {
 	}
 	if _, stderr, code := run(t, "", "compact", out); code == 0 || !strings.Contains(stderr, id) {
 		t.Errorf("compact on a conflict: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestCompactKilledCommand kills a real robotstat compact (SIGKILL) at
+// random moments over 40 inputs: after each kill the dataset reads every
+// row exactly once and report prints what it printed before; a second
+// compact finishes and leaves only committed files.
+func TestCompactKilledCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and kills it")
+	}
+	inputs := genCorpus(t, 8000, 200)
+	bin := filepath.Join(t.TempDir(), "robotstat")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	base := filepath.Join(t.TempDir(), "base")
+	if out, err := exec.Command(bin, append([]string{"analyze", "--quiet", "--out", base}, inputs...)...).CombinedOutput(); err != nil {
+		t.Fatalf("analyze: %v\n%s", err, out)
+	}
+	want := datasetRows(t, base)
+	report, _, _ := run(t, "", "report", base)
+	compact := func(dir string) *exec.Cmd {
+		return exec.Command(bin, "compact", "--target-size", "200000", dir)
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if err := os.CopyFS(whole, os.DirFS(base)); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if out, err := compact(whole).CombinedOutput(); err != nil {
+		t.Fatalf("compact: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	r := rand.New(rand.NewPCG(5, 8))
+	for i := range 5 {
+		dir := filepath.Join(t.TempDir(), "killed")
+		if err := os.CopyFS(dir, os.DirFS(base)); err != nil {
+			t.Fatal(err)
+		}
+		cmd := compact(dir)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Duration(r.Int64N(int64(took)))
+		time.Sleep(at)
+		cmd.Process.Signal(syscall.SIGKILL)
+		err := cmd.Wait()
+		t.Logf("kill %d at %v of %v: %v", i, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
+		compareRows(t, fmt.Sprintf("kill %d", i), datasetRows(t, dir), want)
+		if got, _, _ := run(t, "", "report", dir); strings.ReplaceAll(got, dir, base) != report {
+			t.Errorf("kill %d: report differs:\n%s", i, got)
+		}
+		if out, err := compact(dir).CombinedOutput(); err != nil {
+			t.Fatalf("kill %d: compact again: %v\n%s", i, err, out)
+		}
+		compareRows(t, fmt.Sprintf("kill %d, compacted again", i), datasetRows(t, dir), want)
+		ix, err := schema.ReadIndex(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range parquetFiles(t, dir) {
+			if !ix.Committed(filepath.Join(dir, f)) {
+				t.Errorf("kill %d: %s left behind", i, f)
+			}
+		}
 	}
 }
