@@ -71,6 +71,12 @@
 // Sweep.) A commit lists no folder, so committing one run per input costs
 // the same in a partition of ten files or of a hundred thousand.
 //
+// [Compact] merges many runs' files into few: it puts the merged files in
+// place as a commit does, then writes one record of its own that names them
+// and absorbs the runs (Record.Absorbs); readers skip an absorbed run's
+// files, which are removed after the switch. The runs' records stay, so
+// the dataset still says which inputs are done.
+//
 // # Reading
 //
 // [TableFiles] lists a table's complete files under a root (never the

@@ -26,4 +26,8 @@ var (
 	// ErrSchemaVersion is wrapped when a file says it was written with a
 	// schema version other than SchemaVersion.
 	ErrSchemaVersion = errors.New("schema: file written with another schema version")
+	// ErrConflict is wrapped by TableFiles when runs a compaction absorbed
+	// were committed again afterwards (Index.Conflicts): their rows would
+	// count twice.
+	ErrConflict = errors.New("schema: runs committed again after a compaction absorbed them (their rows are in both); rebuild into a fresh output folder")
 )

@@ -34,7 +34,9 @@ type File struct {
 // The hidden temporary files a writer is still filling or a killed run left
 // behind (.part-....parquet.<random>.tmp) are never listed, nor are the
 // files of a run killed while committing, so every file returned belongs to
-// a run that was committed whole. It reads the root's records; a caller
+// a run that was committed whole. Files of runs a compaction absorbed
+// (Compact) are left out too, without counting as uncommitted: the
+// compaction's files hold their rows. It reads the root's records; a caller
 // that lists several tables reads them once with ReadIndex and uses
 // Index.TableFiles.
 //
@@ -57,6 +59,9 @@ func TableFiles(root string, t TableName) ([]File, error) {
 // names (uncommitted: a killed run's, or copied in by hand), which it
 // leaves out.
 func (ix *Index) TableFiles(t TableName) (files []File, uncommitted int, err error) {
+	if len(ix.Conflicts) > 0 {
+		return nil, 0, fmt.Errorf("%w: %s", ErrConflict, strings.Join(ix.Conflicts, ", "))
+	}
 	root := ix.Root
 	dir := filepath.Join(root, string(t))
 	parts, err := os.ReadDir(dir)
@@ -85,6 +90,9 @@ func (ix *Index) TableFiles(t TableName) (files []File, uncommitted int, err err
 				continue
 			}
 			path := filepath.Join(pdir, name)
+			if ix.absorbedFile(path) {
+				continue // a compaction's files hold its rows; Sweep removes it
+			}
 			if !ix.Committed(path) {
 				uncommitted++
 				continue

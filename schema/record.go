@@ -47,7 +47,25 @@ type Record struct {
 	Summary json.RawMessage `json:"summary,omitempty"`
 	// Committed is when the record was written (UTC).
 	Committed time.Time `json:"committed"`
+	// Absorbs is set in a compaction's record only (Compact): the runs
+	// whose rows its files hold, each with the Committed of the record it
+	// absorbed. While a run's record still has that Committed, the files
+	// it names are not part of the dataset (the compaction's files hold
+	// their rows); the run's record stays, so that it still says the run
+	// is done.
+	Absorbs []AbsorbedRun `json:"absorbs,omitempty"`
 }
+
+// AbsorbedRun is a run whose files a compaction merged: its run id and
+// the Committed of its record at the time.
+type AbsorbedRun struct {
+	RunID     string    `json:"run_id"`
+	Committed time.Time `json:"committed"`
+}
+
+// IsCompaction reports whether r is the record of a compaction (Compact)
+// rather than of a run that read inputs.
+func (r *Record) IsCompaction() bool { return strings.HasPrefix(r.RunID, CompactRunPrefix) }
 
 // RecordFile is one committed file of a run.
 type RecordFile struct {
@@ -81,15 +99,26 @@ func recordPath(root, runID string) string {
 type Index struct {
 	Root string
 	Runs map[string]*Record
-	// files holds every committed file's path relative to the root.
-	files map[string]bool
+	// Conflicts are the runs a compaction absorbed whose record was
+	// committed again since (a rerun of the input that did not know of the
+	// compaction): their rows are in the compaction's files and in the
+	// rerun's, so TableFiles refuses to list them (ErrConflict).
+	Conflicts []string
+	// files holds every committed file's path relative to the root;
+	// absorbed the files of runs a compaction absorbed, which are removed
+	// once its record is written (a killed compaction leaves them until
+	// the next Sweep).
+	files    map[string]bool
+	absorbed map[string]bool
+	// absorbedBy maps an absorbed run's id to the compaction's.
+	absorbedBy map[string]string
 }
 
 // ReadIndex reads the completion records under root. A root without
 // records (nothing committed yet) gives an empty index. A record that
 // cannot be read or parsed is an error naming it.
 func ReadIndex(root string) (*Index, error) {
-	ix := &Index{Root: root, Runs: map[string]*Record{}, files: map[string]bool{}}
+	ix := &Index{Root: root, Runs: map[string]*Record{}, files: map[string]bool{}, absorbed: map[string]bool{}, absorbedBy: map[string]string{}}
 	dir := filepath.Join(root, filepath.FromSlash(RecordDir))
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -116,11 +145,43 @@ func ReadIndex(root string) (*Index, error) {
 			return nil, fmt.Errorf("schema: completion record %s holds run %q", p, r.RunID)
 		}
 		ix.Runs[r.RunID] = &r
+	}
+	for _, r := range ix.Runs {
+		for _, a := range r.Absorbs {
+			ar := ix.Runs[a.RunID]
+			switch {
+			case ar == nil:
+				// The run's record is gone (removed by hand): its rows are
+				// the compaction's, nothing else names them.
+			case ar.Committed.Equal(a.Committed):
+				ix.absorbedBy[a.RunID] = r.RunID
+			default:
+				ix.Conflicts = append(ix.Conflicts, a.RunID)
+			}
+		}
+	}
+	sort.Strings(ix.Conflicts)
+	for id, r := range ix.Runs {
 		for _, f := range r.Files {
-			ix.files[f.Path] = true
+			if ix.absorbedBy[id] != "" {
+				ix.absorbed[f.Path] = true
+			} else {
+				ix.files[f.Path] = true
+			}
 		}
 	}
 	return ix, nil
+}
+
+// AbsorbedBy returns the run id of the compaction that holds run runID's
+// rows, "" when none does (the run's own files hold them).
+func (ix *Index) AbsorbedBy(runID string) string { return ix.absorbedBy[runID] }
+
+// absorbedFile reports whether path is a file of a run a compaction
+// absorbed, not yet removed.
+func (ix *Index) absorbedFile(path string) bool {
+	rel, err := filepath.Rel(ix.Root, path)
+	return err == nil && ix.absorbed[filepath.ToSlash(rel)]
 }
 
 // Committed reports whether the file at path (under the index's root) is

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // TableName names a table; it is also the table's folder under the
@@ -125,6 +127,8 @@ type tableDef struct {
 	sink func(w committer) func(*Batch) error
 	// count returns the table's rows in a Batch.
 	count func(*Batch) int
+	// schema is the Parquet schema of the table's files (of its row type).
+	schema *parquet.Schema
 }
 
 // tableDefs lists the tables in the order of AllTables: the order of the
@@ -170,7 +174,8 @@ func shared[T Row](name TableName, dflt bool, rows func(*Batch) []T) tableDef {
 			t := w.(*TableWriter[T])
 			return func(b *Batch) error { return t.Write(rows(b)) }
 		},
-		count: func(b *Batch) int { return len(rows(b)) },
+		count:  func(b *Batch) int { return len(rows(b)) },
+		schema: parquet.SchemaOf(new(T)),
 	}
 }
 
@@ -194,6 +199,7 @@ func botsTable() tableDef {
 			l := w.(*TableWriter[BotRow]).Local()
 			return func(b *Batch) error { return WriteBots(l, b.Bots) }
 		},
-		count: botRows,
+		count:  botRows,
+		schema: parquet.SchemaOf(new(BotRow)),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/pipeline"
@@ -58,6 +59,10 @@ type statusReport struct {
 	// Sites says whether the sites tables were built after every input
 	// was committed (robotstat sites OUT_DIR rebuilds them).
 	Sites string `json:"sites"`
+	// Conflicts are runs committed again after robotstat compact merged
+	// them (schema.Index.Conflicts): their rows are in two places, and
+	// readers refuse the dataset.
+	Conflicts []string `json:"conflicts,omitempty"`
 }
 
 // Values of statusInput.State beyond the records'.
@@ -91,10 +96,11 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
-	rep := statusReport{Out: dir, Counts: map[string]int{}}
+	rep := statusReport{Out: dir, Counts: map[string]int{}, Conflicts: ix.Conflicts}
 	byID := map[string]*schema.Record{}
 	for id, r := range ix.Runs {
-		if id != reduce.RunID {
+		// A compaction's record is not an input's (its inputs keep theirs).
+		if id != reduce.RunID && !r.IsCompaction() {
 			byID[id] = r
 		}
 	}
@@ -190,6 +196,10 @@ func (r *statusReport) print(w io.Writer) {
 		default:
 			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
 		}
+	}
+	if len(r.Conflicts) > 0 {
+		fmt.Fprintf(w, "conflict: %d %s committed again after robotstat compact merged %s rows, which are now in two places (%s); readers refuse %s: analyze the inputs into a fresh --out\n",
+			len(r.Conflicts), plural(len(r.Conflicts), "run", "runs"), plural(len(r.Conflicts), "its", "their"), strings.Join(r.Conflicts, ", "), r.Out)
 	}
 	if r.Counts[schema.RecordFailed]+r.Counts[statePartial]+r.Counts[stateLeft] > 0 {
 		fmt.Fprintf(w, "rerun the analyze command to read the inputs failed, partial and left; done ones are skipped\n")

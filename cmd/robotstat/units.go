@@ -70,7 +70,8 @@ func sitesUpToDate(dir string) bool {
 		return false
 	}
 	for id, r := range ix.Runs {
-		if id != reduce.RunID && !r.Committed.Before(sites.Committed) {
+		// A compaction moves rows, it adds none.
+		if id != reduce.RunID && !r.IsCompaction() && !r.Committed.Before(sites.Committed) {
 			return false
 		}
 	}
@@ -240,10 +241,26 @@ func optionDiff(rec *schema.Record, opts *schema.Options) string {
 // shard.
 func (u *unitWriter) start(units []pipeline.Unit) error {
 	u.mu.Lock()
+	var compacted []string
+	why := "with --redo"
 	for _, unit := range units {
-		u.ids[unitID(u.canonical(unit))] = true
+		id := unitID(u.canonical(unit))
+		u.ids[id] = true
+		rec := u.ix.Runs[id]
+		if rec == nil || u.ix.AbsorbedBy(id) == "" {
+			continue
+		}
+		if diff := optionDiff(rec, &u.opts); u.redo || diff != "" {
+			if len(compacted) == 0 && !u.redo {
+				why = "with other options (" + diff + ")"
+			}
+			compacted = append(compacted, rec.Input)
+		}
 	}
 	u.mu.Unlock()
+	if len(compacted) > 0 {
+		return compactedError(u.opts.Dir, compacted, why)
+	}
 	if len(u.ix.Runs) == 0 && !dirExists(u.opts.Dir) {
 		return nil
 	}
@@ -251,6 +268,20 @@ func (u *unitWriter) start(units []pipeline.Unit) error {
 		return fmt.Errorf("cleaning up after an earlier run: %w", err)
 	}
 	return nil
+}
+
+// compactedError is why analyze will not read again inputs whose rows
+// robotstat compact merged into files shared with other inputs: the merged
+// files would keep the old rows next to the new ones.
+func compactedError(dir string, inputs []string, why string) error {
+	sort.Strings(inputs)
+	shown := inputs[:min(len(inputs), 5)]
+	more := ""
+	if len(inputs) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(inputs)-len(shown))
+	}
+	return usageErrorf("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
+		len(inputs), plural(len(inputs), "input", "inputs"), dir, why, plural(len(inputs), "its", "their"), strings.Join(shown, ", "), more)
 }
 
 // unit returns the dataset of a unit, creating it at its first rows.
