@@ -376,7 +376,10 @@ func TestStopAfterRefused(t *testing.T) {
 		Retry:    RetryPolicy{MaxTries: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond},
 		UnitDone: func(r UnitResult) error { mu.Lock(); failed = append(failed, r); mu.Unlock(); return nil }}
 	_, _, err := collect(t, cfg, "CC-MAIN-2024-33")
-	if !errors.Is(err, ErrStopped) || !errors.Is(err, ErrSlowDown) || !strings.Contains(err.Error(), "the last 3 downloads") {
+	// The other download may give up while the third does: the count is
+	// 3, or 4 when both were in flight.
+	if !errors.Is(err, ErrStopped) || !errors.Is(err, ErrSlowDown) ||
+		!strings.Contains(err.Error(), "the last 3 downloads") && !strings.Contains(err.Error(), "the last 4 downloads") {
 		t.Fatalf("err %v, want ErrStopped naming the SlowDown", err)
 	}
 	// Three give-ups, and at most the other download's tries besides.
