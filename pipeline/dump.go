@@ -246,7 +246,9 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 		for i := range cr.ends {
 			names[i] = strconv.Quote(excerpt(cr.fieldAt(i)))
 		}
-		return fmt.Errorf("%w (looked for %q and %q; it has %s): name the column with --fields url=COLUMN or --fields host=COLUMN", ErrNoURLColumn, f.URL, f.Host, strings.Join(names, ", "))
+		// Data, not an environment failure: the input is read to its
+		// end as one counted, located row error (no row can be read).
+		return d.src.dataErr(0, -1, ClassRow, fmt.Errorf("%w: %w (looked for %q and %q; it has %s): name the column with --fields url=COLUMN or --fields host=COLUMN", ErrRow, ErrNoURLColumn, f.URL, f.Host, strings.Join(names, ", ")), nil)
 	}
 	for idx := int64(0); ; idx++ {
 		start, err := read(idx)

@@ -25,9 +25,12 @@ func TestDumpFieldsSaySo(t *testing.T) {
 	}
 	t.Run("csv_without_url_or_host_column", func(t *testing.T) {
 		p := write("tranco.csv", "rank,domain\n1,google.com\n")
-		_, _, err := collect(t, Config{}, p)
-		if !errors.Is(err, ErrNoURLColumn) || !strings.Contains(err.Error(), `"rank", "domain"`) || !strings.Contains(err.Error(), "--fields host=") {
-			t.Errorf("err %v; want ErrNoURLColumn naming the columns and --fields", err)
+		caps, sum, err := collect(t, Config{}, p)
+		if err != nil || len(caps) != 0 || sum.Errors[ClassRow] != 1 || len(sum.Diagnostics) != 1 {
+			t.Fatalf("err %v, %d captures, errors %v: want one counted row error and the run going on", err, len(caps), sum.Errors)
+		}
+		if d := sum.Diagnostics[0]; !errors.Is(d, ErrNoURLColumn) || d.Offset != 0 || !strings.Contains(d.Error(), `"rank", "domain"`) || !strings.Contains(d.Error(), "--fields host=") {
+			t.Errorf("diagnostic %v; want ErrNoURLColumn at offset 0 naming the columns and --fields", d)
 		}
 	})
 	t.Run("fields_host_names_the_column", func(t *testing.T) {

@@ -46,8 +46,9 @@ var (
 	ErrNoStdin  = errors.New("standard input not configured")        // input "-" without Config.Stdin
 	ErrNoS3     = errors.New("no S3 client configured")              // an s3:// input without Config.S3
 	// ErrNoURLColumn: a CSV dump's header names neither the url nor the
-	// host column (Config.Fields): no row of it can be read, so the input
-	// fails, naming the columns it has.
+	// host column (Config.Fields): no row of it can be read. It is one
+	// counted row error at offset 0 (wrapped with ErrRow in a *ReadError),
+	// naming the columns the header has; the run goes on.
 	ErrNoURLColumn = errors.New("the CSV header names no url or host column")
 	// ErrNotHostName: a file named as an input has no container format
 	// (not a WARC, dump, tar, manifest) and its name is not a host name, so

@@ -177,7 +177,7 @@ func TestAnalyzeDumpColumns(t *testing.T) {
 		t.Errorf("--fields host=domain: exit %d, %d rows\n%s", code, len(rows), stderr)
 	}
 	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out2"), csv)
-	if code != ExitInputsFailed || !strings.Contains(stderr, `names no url or host column (looked for "url" and "host"; it has "domain", "body")`) {
+	if code != ExitInputErrors || !strings.Contains(stderr, `names no url or host column (looked for "url" and "host"; it has "domain", "body")`) {
 		t.Errorf("no url column: exit %d\n%s", code, stderr)
 	}
 	empty := filepath.Join(dir, "empty.jsonl")
