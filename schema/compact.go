@@ -599,7 +599,7 @@ func copyFile(w *parquet.GenericWriter[any], f *atomicFile, s *compactSource, bu
 
 // syncDirsOf fsyncs the partition and table folders of paths, then root
 // and its parent, deepest first, so that renames and new folders survive a
-// crash.
+// crash. Commit and Compact both put files in place through it.
 func syncDirsOf(root string, paths []string) error {
 	dirs := map[string]bool{root: true, filepath.Dir(root): true}
 	for _, p := range paths {

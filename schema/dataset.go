@@ -293,22 +293,9 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 	}
 
 	// A rename is durable once its directory is synced; a new directory once
-	// its parent is. Sync partition folders, then table folders, then the
-	// root and its parent (Create may have made the root).
-	dirs := map[string]bool{d.root: true, filepath.Dir(d.root): true}
-	for _, p := range final {
-		dirs[filepath.Dir(p)] = true
-		dirs[filepath.Dir(filepath.Dir(p))] = true
-	}
-	ordered := make([]string, 0, len(dirs))
-	for dir := range dirs {
-		ordered = append(ordered, dir)
-	}
-	sort.Slice(ordered, func(i, j int) bool { return len(ordered[i]) > len(ordered[j]) })
-	for _, dir := range ordered {
-		if err := syncDir(dir); err != nil {
-			return final, err
-		}
+	// its parent is (Create may have made the root).
+	if err := syncDirsOf(d.root, final); err != nil {
+		return final, err
 	}
 	// The switch: until the new record replaces the old one (a rename),
 	// the run's earlier files, under other names, are what counts; after
