@@ -3,7 +3,6 @@ package tester
 import (
 	"bytes"
 	"encoding/base64"
-	"image/png"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/robotstat/robotstat/internal/shotcheck"
 )
 
 func page(t *testing.T, p *Page) string {
@@ -156,58 +157,15 @@ func TestTesterScreenshots(t *testing.T) {
 	if dir == "" {
 		t.Skip("set ROBOTSTAT_TESTER_SHOTS=DIR (scripts/tester-check.sh does)")
 	}
-	colours := []struct {
-		name    string
-		r, g, b uint8
-		min     int
-	}{
-		{"disallowed", 0xb3, 0x26, 0x1e, 1500},
-		{"allowed", 0x1a, 0x7f, 0x37, 300},
-		{"accent (Test button, chosen agent)", 0x1d, 0x4e, 0x89, 1000},
-		{"text", 0x1f, 0x23, 0x28, 2000},
+	colours := []shotcheck.Colour{
+		{Name: "disallowed", R: 0xb3, G: 0x26, B: 0x1e, Min: 1500},
+		{Name: "allowed", R: 0x1a, G: 0x7f, B: 0x37, Min: 300},
+		{Name: "accent (Test button, chosen agent)", R: 0x1d, G: 0x4e, B: 0x89, Min: 1000},
+		{Name: "text", R: 0x1f, G: 0x23, B: 0x28, Min: 2000},
 	}
 	for _, name := range []string{"desktop-full.png", "narrow-full.png"} {
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			counts := make([]int, len(colours))
-			nonWhite := 0
-			b := img.Bounds()
-			for y := b.Min.Y; y < b.Max.Y; y++ {
-				for x := b.Min.X; x < b.Max.X; x++ {
-					r, g, bl, _ := img.At(x, y).RGBA()
-					r8, g8, b8 := uint8(r>>8), uint8(g>>8), uint8(bl>>8)
-					if r8 < 245 || g8 < 245 || b8 < 245 {
-						nonWhite++
-					}
-					for i, c := range colours {
-						if near(r8, c.r) && near(g8, c.g) && near(b8, c.b) {
-							counts[i]++
-						}
-					}
-				}
-			}
-			t.Logf("%s: %dx%d, %d non-white pixels", name, b.Dx(), b.Dy(), nonWhite)
-			if nonWhite < b.Dx()*b.Dy()/50 {
-				t.Errorf("%s is nearly blank (%d non-white pixels)", name, nonWhite)
-			}
-			for i, c := range colours {
-				if counts[i] < c.min {
-					t.Errorf("%s: %d pixels of %s (#%02x%02x%02x), want at least %d", name, counts[i], c.name, c.r, c.g, c.b, c.min)
-				}
-			}
+			shotcheck.Check(t, filepath.Join(dir, name), colours)
 		})
 	}
-}
-
-func near(a, b uint8) bool {
-	d := int(a) - int(b)
-	return d >= -6 && d <= 6
 }
