@@ -17,9 +17,11 @@ type recorder struct {
 	errs []string
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(format, args...)) }
-func (r *recorder) Logf(string, ...any)               {}
-func (r *recorder) Helper()                           {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Logf(string, ...any) {}
+func (r *recorder) Helper()             {}
 
 // TestCheck: a white page is nearly blank; a page half in one colour passes
 // for that colour and fails for one it lacks.
