@@ -4,14 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -164,21 +161,7 @@ func TestCompactFailedInput(t *testing.T) {
 	if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", ref}, files...)...); code != 0 {
 		t.Fatalf("reference run: exit %d\n%s", code, stderr)
 	}
-	var refuse atomic.Bool
-	refuse.Store(true)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := filepath.Base(r.URL.Path)
-		if name == filepath.Base(files[1]) && refuse.Load() {
-			http.Error(w, "rate limited", http.StatusForbidden)
-			return
-		}
-		http.ServeFile(w, r, filepath.Join(filepath.Dir(files[0]), name))
-	}))
-	defer srv.Close()
-	var urls []string
-	for _, f := range files {
-		urls = append(urls, srv.URL+"/crawl-data/robotstxt/"+filepath.Base(f))
-	}
+	urls, refuse, _ := refusingServer(t, files, files[1])
 	out := filepath.Join(t.TempDir(), "out")
 	args := append([]string{"analyze", "--quiet", "--out", out}, urls...)
 	if _, stderr, code := run(t, "", args...); code != ExitInputsFailed {

@@ -149,21 +149,7 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 	for _, c := range all {
 		perFile[c.Source]++
 	}
-	var refuse atomic.Bool
-	refuse.Store(true)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := filepath.Base(r.URL.Path)
-		if name == filepath.Base(files[1]) && refuse.Load() {
-			http.Error(w, "rate limited", http.StatusForbidden)
-			return
-		}
-		http.ServeFile(w, r, filepath.Join(filepath.Dir(files[0]), name))
-	}))
-	defer srv.Close()
-	var urls []string
-	for _, f := range files {
-		urls = append(urls, srv.URL+"/crawl-data/robotstxt/"+filepath.Base(f)) // a robotstxt path, as Common Crawl names them
-	}
+	urls, refuse, srv := refusingServer(t, files, files[1])
 	out := filepath.Join(t.TempDir(), "out")
 	args := append([]string{"analyze", "--quiet", "--retries", "2", "--out", out}, urls...) // 403 is retried: once, 1 s later
 	_, stderr, code := run(t, "", args...)
@@ -302,4 +288,27 @@ func TestAnalyzeKilled(t *testing.T) {
 			t.Errorf("round %d: _robotstat holds %d entries, want inputs/ alone: %v", i, len(entries), entries)
 		}
 	}
+}
+
+// refusingServer serves files (all in one folder) on 127.0.0.1 under
+// robotstxt paths, as Common Crawl names them, and answers 403 for refused
+// while refuse holds (it starts true). It returns the files' URLs in order.
+func refusingServer(t *testing.T, files []string, refused string) ([]string, *atomic.Bool, *httptest.Server) {
+	t.Helper()
+	refuse := &atomic.Bool{}
+	refuse.Store(true)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := filepath.Base(r.URL.Path)
+		if name == filepath.Base(refused) && refuse.Load() {
+			http.Error(w, "rate limited", http.StatusForbidden)
+			return
+		}
+		http.ServeFile(w, r, filepath.Join(filepath.Dir(files[0]), name))
+	}))
+	t.Cleanup(srv.Close)
+	var urls []string
+	for _, f := range files {
+		urls = append(urls, srv.URL+"/crawl-data/robotstxt/"+filepath.Base(f))
+	}
+	return urls, refuse, srv
 }
