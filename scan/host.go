@@ -1,14 +1,13 @@
 package scan
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 
+	"github.com/robotstat/robotstat/internal/ranklist"
 	"golang.org/x/net/idna"
 )
 
@@ -46,41 +45,18 @@ func NormalizeHost(name string) (string, error) {
 // all fails the read.
 func ReadSites(r io.Reader, top int, bad func(line int, err error)) ([]string, error) {
 	var out []string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() && (top <= 0 || len(out) < top) {
-		line++
-		s := strings.TrimSpace(sc.Text())
-		if line == 1 {
-			s = strings.TrimPrefix(s, "\uFEFF")
-		}
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		rank, dom, ok := strings.Cut(s, ",")
-		if !ok {
-			return out, fmt.Errorf("line %d: %q is not rank,domain", line, capString(s, 80))
-		}
-		if n, err := strconv.ParseInt(strings.TrimSpace(rank), 10, 64); err != nil || n < 1 {
-			if line == 1 {
-				continue // a header such as "rank,domain"
-			}
-			return out, fmt.Errorf("line %d: rank %q is not a positive number", line, capString(rank, 40))
-		}
+	err := ranklist.Each(r, func(line int, _ int64, dom string) bool {
 		h, err := NormalizeHost(dom)
 		if err != nil {
 			if bad != nil {
 				bad(line, err)
 			}
-			continue
+			return true
 		}
 		out = append(out, h)
-	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("line %d: %w", line+1, err)
-	}
-	return out, nil
+		return top <= 0 || len(out) < top
+	})
+	return out, err
 }
 
 // capString cuts s to n bytes for an error message.

@@ -1,11 +1,12 @@
 package stats
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/robotstat/robotstat/internal/ranklist"
 )
 
 // RankTable maps sites to their rank in a ranked list such as Tranco's
@@ -23,39 +24,28 @@ type RankTable struct {
 // wins.
 func ReadRanks(r io.Reader) (*RankTable, error) {
 	t := &RankTable{ranks: make(map[string]int64, 1<<16)}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(sc.Text())
-		if line == 1 {
-			s = strings.TrimPrefix(s, "\uFEFF")
-		}
-		if s == "" || s[0] == '#' {
-			continue
-		}
-		rs, dom, ok := strings.Cut(s, ",")
-		if !ok {
-			return nil, fmt.Errorf("%w: line %d: %q", ErrRankFormat, line, capString(s, 80))
-		}
-		n, err := strconv.ParseInt(strings.TrimSpace(rs), 10, 64)
-		if err != nil || n < 1 {
-			if line == 1 {
-				continue // a header such as "rank,domain"
-			}
-			return nil, fmt.Errorf("%w: line %d: rank %q", ErrRankFormat, line, capString(rs, 40))
-		}
-		dom = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(dom)), ".")
+	var bad error
+	err := ranklist.Each(r, func(line int, n int64, dom string) bool {
+		dom = strings.TrimSuffix(strings.ToLower(dom), ".")
 		if dom == "" {
-			return nil, fmt.Errorf("%w: line %d: empty domain", ErrRankFormat, line)
+			bad = fmt.Errorf("%w: line %d: empty domain", ErrRankFormat, line)
+			return false
 		}
 		if old, ok := t.ranks[dom]; !ok || n < old {
 			t.ranks[dom] = n
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return true
+	})
+	var fe *ranklist.FormatError
+	switch {
+	case errors.As(err, &fe) && fe.Rank:
+		return nil, fmt.Errorf("%w: line %d: rank %q", ErrRankFormat, fe.Line, fe.Text)
+	case errors.As(err, &fe):
+		return nil, fmt.Errorf("%w: line %d: %q", ErrRankFormat, fe.Line, fe.Text)
+	case err != nil:
 		return nil, fmt.Errorf("stats: reading ranked list: %w", err)
+	case bad != nil:
+		return nil, bad
 	}
 	return t, nil
 }
@@ -80,11 +70,4 @@ func (t *RankTable) Rank(host, registeredDomain string) (int64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
