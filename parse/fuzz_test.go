@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FuzzParse checks the tokenizer's invariants on any input: it never panics,
@@ -138,17 +140,11 @@ func refDecide(r *Robots, agent, url string) (bool, string) {
 	if path == "/robots.txt" {
 		return true, "implicit"
 	}
-	tok := strings.ToLower(agent)
-	for i, c := range tok {
-		if !(c >= 'a' && c <= 'z' || c == '_' || c == '-') {
-			tok = tok[:i]
-			break
-		}
-	}
+	tok := refToken(agent)
 	var groups []Group
 	for _, g := range r.Groups() {
 		for _, a := range g.Agents {
-			if tok != "" && string(a.Token) == tok {
+			if tok != "" && !a.Star && refToken(string(a.Value)) == tok {
 				groups = append(groups, g)
 				break
 			}
@@ -174,6 +170,23 @@ func refDecide(r *Robots, agent, url string) (bool, string) {
 		}
 	}
 	return allowed, why
+}
+
+// refToken reads a product token the slow, obvious way: runes while they
+// are ASCII letters, digits, "_" and "-" or other letters, marks and
+// numbers (a broken UTF-8 sequence decodes as U+FFFD, not a letter), then
+// strings.ToLower.
+func refToken(s string) string {
+	end := len(s)
+	for i, c := range s {
+		ok := c == '_' || c == '-' || c < utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsDigit(c)) ||
+			c >= utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsMark(c) || unicode.IsNumber(c))
+		if !ok {
+			end = i
+			break
+		}
+	}
+	return strings.ToLower(s[:end])
 }
 
 // refMatch is the textbook dynamic program: m[i][j] says pattern[:i]
