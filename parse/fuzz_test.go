@@ -213,3 +213,25 @@ func refMatch(pattern, path string) bool {
 	}
 	return prev[len(path)]
 }
+
+// FuzzProductToken compares the token reading with refToken, the obvious
+// one: the token read, its lower case, its hash and its comparison with
+// another value's token must agree with strings.ToLower of refToken.
+func FuzzProductToken(f *testing.F) {
+	for _, s := range []string{"MJ12bot/v1", "Jävla-Foobot", "JÄVLA-FOOBOT", "\u212Abot", "kbot", "GPTBot\u00a0x", "J\xe4vla", "Львів-bot", "*", ""} {
+		f.Add(s, strings.ToUpper(s))
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ta, tb := ProductToken([]byte(a)), ProductToken([]byte(b))
+		ra, rb := refToken(a), refToken(b)
+		if low := string(AppendLowerToken(nil, ta)); low != ra {
+			t.Fatalf("token of %q lower-cases to %q, reference %q", a, low, ra)
+		}
+		if got := equalToken(ta, tb); got != (ra == rb) {
+			t.Fatalf("equalToken(%q, %q) = %v, reference tokens %q %q", ta, tb, got, ra, rb)
+		}
+		if ra == rb && hashToken(ta) != hashToken(tb) {
+			t.Fatalf("%q and %q are the same token with different hashes", ta, tb)
+		}
+	})
+}

@@ -117,8 +117,9 @@ type Group struct {
 type Agent struct {
 	Line  int
 	Group int
-	// Value is the value as written; Token the product token it names, in
-	// lower case (empty when the value starts with no letter, or is "*").
+	// Value is the value as written; Token the product token it names
+	// (Entry.Token), lower-cased as tokens compare (empty when the value
+	// starts with no token character, or is "*").
 	Value []byte
 	Token []byte
 	Star  bool
