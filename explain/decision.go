@@ -11,9 +11,9 @@ import (
 type Decision struct {
 	Agent string `json:"agent"`
 	URL   string `json:"url"`
-	// Token is the product token Agent is read as, in lower case ("" when it
-	// names none, and for "*"); AgentNote says so when Agent is not a bare
-	// token.
+	// Token is the product token Agent is read as (ReadAgent), in lower
+	// case ("" when it names none, and for "*"); AgentNote says how it was
+	// read when Agent is not a bare token.
 	Token     string `json:"token"`
 	AgentNote string `json:"agent_note,omitempty"`
 	// Path is what the rules were matched against: the URL's path and
@@ -93,16 +93,19 @@ type Rule struct {
 	Note    string `json:"note,omitempty"`
 }
 
-// Decide explains the decision of r for agent and url. status is the HTTP
-// status r's file was served with (for the text of a 4xx or 5xx; r's
-// outcome must already be set from it). The decision is r.Decide's.
-func Decide(r *parse.Robots, agent, url string, status int) Decision {
-	id, m := r.Lookup(agent)
+// Decide explains the decision of r for agent and url. agent is read by
+// ReadAgent with bots (a catalog; nil reads a whole User-Agent header by its
+// first token). status is the HTTP status r's file was served with (for the
+// text of a 4xx or 5xx; r's outcome must already be set from it). The
+// decision is r.Decide's for the token read.
+func Decide(r *parse.Robots, agent string, bots []Bot, url string, status int) Decision {
+	token, note := ReadAgent(agent, bots)
+	id, m := r.Lookup(token)
 	pd := r.DecideSet(id, m, url)
 	d := Decision{
 		Agent: agent, URL: url,
-		Token:     strings.ToLower(string(parse.ProductToken([]byte(agent)))),
-		AgentNote: AgentNote(agent),
+		Token:     lowerToken(token),
+		AgentNote: note,
 		Path:      string(parse.AppendPath(nil, url)),
 		Allowed:   pd.Allowed,
 		Verdict:   "disallowed",

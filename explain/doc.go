@@ -1,6 +1,8 @@
 // Package explain says why a robots.txt allows or disallows what it does:
 // for each (agent, URL) the decision, the groups that apply and why (a group
-// naming the agent's product token, else the "*" groups, RFC 9309 §2.2.1),
+// naming the agent's product token, else the "*" groups, RFC 9309 §2.2.1;
+// an agent that is a whole User-Agent header is read as the catalog bot it
+// names, ReadAgent),
 // the deciding rule and its line, every rule that matched and why it lost
 // (longest match, allow wins a tie, §2.2.2), and the normalised pattern and
 // path the matcher compared; for the whole file its diagnostics (package

@@ -15,7 +15,8 @@ type Request struct {
 	// Status is the HTTP status the robots.txt was served with; 0 is 200.
 	Status int `json:"status,omitempty"`
 	// Bots are the bots whose verdicts the Report lists (robotstat tester
-	// passes the catalog's AI bots).
+	// passes the catalog's AI bots); an agent that is a whole User-Agent
+	// header is read as the first of them it names (ReadAgent).
 	Bots []Bot `json:"bots,omitempty"`
 }
 
@@ -94,7 +95,7 @@ func (x *Explainer) Explain(req *Request) (*Report, error) {
 		File: newFile(&x.robots, &x.lint, &x.rec, outcome == parse.OutcomeParsed)}
 	for _, a := range req.Agents {
 		for _, u := range req.URLs {
-			d := Decide(&x.robots, a, u, status)
+			d := Decide(&x.robots, a, req.Bots, u, status)
 			x.rec.asWritten(&d, body)
 			rep.Decisions = append(rep.Decisions, d)
 		}

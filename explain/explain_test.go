@@ -247,7 +247,7 @@ func TestDecideAgreesWithMatcher(t *testing.T) {
 			}
 			agent := []string{"x", "y", "z"}[rng.IntN(3)]
 			want := r.Decide(agent, path)
-			d := Decide(&r, agent, path, 200)
+			d := Decide(&r, agent, nil, path, 200)
 			if d.Allowed != want.Allowed || d.Reason != want.Reason.String() {
 				t.Fatalf("%q %s %q: explained %v/%s, Decide %v/%v", sb.String(), agent, path, d.Allowed, d.Reason, want.Allowed, want.Reason)
 			}

@@ -29,16 +29,3 @@ func CheckStatus(status int, o parse.StatusOptions) (parse.Outcome, error) {
 	}
 	return out, nil
 }
-
-// AgentNote says how an agent that is not a bare product token is read, or
-// returns "" for a bare token and for "*".
-func AgentNote(agent string) string {
-	if agent == "*" || parse.ValidProductToken([]byte(agent)) {
-		return ""
-	}
-	tok := parse.ProductToken([]byte(agent))
-	if len(tok) == 0 {
-		return fmt.Sprintf("agent %q names no product token (it must start with a letter, \"_\" or \"-\"); only the * groups can apply", agent)
-	}
-	return fmt.Sprintf("agent %q is read as the product token %q (RFC 9309 §2.2.1)", agent, tok)
-}

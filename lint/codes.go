@@ -21,6 +21,7 @@ const (
 	UnknownKey      = "unknown-directive"
 	AgentNotToken   = "user-agent-not-token"
 	AgentNamesNoone = "user-agent-names-no-token"
+	AgentNotRFC     = "user-agent-token-outside-rfc"
 )
 
 var messages = map[string]string{
@@ -40,6 +41,7 @@ var messages = map[string]string{
 	UnknownKey:      "key robotstat does not know",
 	AgentNotToken:   "user-agent value is not a product token; its leading token is used (RFC 9309 section 2.2.1)",
 	AgentNamesNoone: "user-agent value names no product token; no crawler matches it",
+	AgentNotRFC:     "user-agent token has digits or non-ASCII letters, which RFC 9309 section 2.2.1 does not allow; it is matched whole, where Google's parser reads only the part before them",
 }
 
 // Message returns the message of a diagnostic code, "" for a code this

@@ -2,7 +2,9 @@
 // that is an HTML page or binary data, lines that are not records, keys read
 // through a leniency (a typo, a missing colon), rules outside any group
 // (RFC 9309 §2.2.1), patterns that can never match, user-agent values that
-// are not product tokens, keys robotstat does not know. Each finding is a
+// are not product tokens or whose token has characters the RFC does not
+// allow (digits, non-ASCII letters: parse's Deviation_token_digits), keys
+// robotstat does not know. Each finding is a
 // Diagnostic with a stable code (the diagnostics table's code column) and a
 // message.
 //

@@ -76,11 +76,17 @@ func (l *Linter) UserAgent(e *parse.Entry) {
 	if parse.IsStar(e.Value) {
 		return
 	}
+	// e.Token is the token the parse read (Google's under GroupingGoogle,
+	// which never leaves the RFC's characters).
 	switch {
-	case len(parse.ProductToken(e.Value)) == 0:
+	case len(e.Token) == 0:
 		l.add(e.Line, AgentNamesNoone, e.Value)
-	case !parse.ValidProductToken(e.Value):
+		return
+	case len(e.Token) < len(e.Value):
 		l.add(e.Line, AgentNotToken, e.Value)
+	}
+	if !parse.RFCProductToken(e.Token) {
+		l.add(e.Line, AgentNotRFC, e.Value)
 	}
 }
 

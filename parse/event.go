@@ -92,6 +92,13 @@ type Entry struct {
 	// white space trimmed. For allow/disallow it is the pattern as written,
 	// before percent-encoding normalisation.
 	Value []byte
+	// Token is, for a user-agent record, the product token Value names as
+	// written (not lower-cased; see agent.go): ProductToken(Value), or
+	// GoogleProductToken(Value) under GroupingGoogle. It is empty for "*"
+	// (IsStar), for a value that names no token, and for other records.
+	// Like Group it is the Parser's, so every handler of one Parse reads
+	// the same token.
+	Token []byte
 	// Line is the 1-based line number; Offset the byte offset of the line's
 	// first byte in the body passed to Parse (a BOM counts).
 	Line   int

@@ -85,6 +85,12 @@ func TestEvents(t *testing.T) {
 			"line 3 off=28 len=11 [directive,typo]",
 			"end {Lines:3 Blank:0 Comment:0 Directive:3 Invalid:0 Typo:3 NoColon:0 TooLong:0 BadUTF8:0 Control:0 LF:3 CRLF:0 CR:0}",
 		}},
+		{"Google_typo_site_map", "Site-map: https://e.com/s.xml\n", []string{
+			"start size=30 parsed=30 over=false bom=false",
+			`sitemap line=1 off=0 name=sitemap raw="Site-map" value="https://e.com/s.xml" flags=[directive,typo]`,
+			"line 1 off=0 len=29 [directive,typo]",
+			"end {Lines:1 Blank:0 Comment:0 Directive:1 Invalid:0 Typo:1 NoColon:0 TooLong:0 BadUTF8:0 Control:0 LF:1 CRLF:0 CR:0}",
+		}},
 		{"Google_missing_colon_flagged", "User-agent *\nDisallow /\nCrawl-delay 4\nhello world\n", []string{
 			"start size=50 parsed=50 over=false bom=false",
 			`user-agent line=1 off=0 name=user-agent raw="User-agent" value="*" flags=[directive,nocolon]`,

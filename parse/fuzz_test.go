@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FuzzParse checks the tokenizer's invariants on any input: it never panics,
@@ -138,17 +140,11 @@ func refDecide(r *Robots, agent, url string) (bool, string) {
 	if path == "/robots.txt" {
 		return true, "implicit"
 	}
-	tok := strings.ToLower(agent)
-	for i, c := range tok {
-		if !(c >= 'a' && c <= 'z' || c == '_' || c == '-') {
-			tok = tok[:i]
-			break
-		}
-	}
+	tok := refToken(agent)
 	var groups []Group
 	for _, g := range r.Groups() {
 		for _, a := range g.Agents {
-			if tok != "" && string(a.Token) == tok {
+			if tok != "" && !a.Star && refToken(string(a.Value)) == tok {
 				groups = append(groups, g)
 				break
 			}
@@ -176,6 +172,23 @@ func refDecide(r *Robots, agent, url string) (bool, string) {
 	return allowed, why
 }
 
+// refToken reads a product token the slow, obvious way: runes while they
+// are ASCII letters, digits, "_" and "-" or other letters, marks and
+// numbers (a broken UTF-8 sequence decodes as U+FFFD, not a letter), then
+// strings.ToLower.
+func refToken(s string) string {
+	end := len(s)
+	for i, c := range s {
+		ok := c == '_' || c == '-' || c < utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsDigit(c)) ||
+			c >= utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsMark(c) || unicode.IsNumber(c))
+		if !ok {
+			end = i
+			break
+		}
+	}
+	return strings.ToLower(s[:end])
+}
+
 // refMatch is the textbook dynamic program: m[i][j] says pattern[:i]
 // matches path[:j].
 func refMatch(pattern, path string) bool {
@@ -199,4 +212,26 @@ func refMatch(pattern, path string) bool {
 		prev = cur
 	}
 	return prev[len(path)]
+}
+
+// FuzzProductToken compares the token reading with refToken, the obvious
+// one: the token read, its lower case, its hash and its comparison with
+// another value's token must agree with strings.ToLower of refToken.
+func FuzzProductToken(f *testing.F) {
+	for _, s := range []string{"MJ12bot/v1", "Jävla-Foobot", "JÄVLA-FOOBOT", "\u212Abot", "kbot", "GPTBot\u00a0x", "J\xe4vla", "Львів-bot", "*", ""} {
+		f.Add(s, strings.ToUpper(s))
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ta, tb := ProductToken([]byte(a)), ProductToken([]byte(b))
+		ra, rb := refToken(a), refToken(b)
+		if low := string(AppendLowerToken(nil, ta)); low != ra {
+			t.Fatalf("token of %q lower-cases to %q, reference %q", a, low, ra)
+		}
+		if got := equalToken(ta, tb); got != (ra == rb) {
+			t.Fatalf("equalToken(%q, %q) = %v, reference tokens %q %q", ta, tb, got, ra, rb)
+		}
+		if ra == rb && hashToken(ta) != hashToken(tb) {
+			t.Fatalf("%q and %q are the same token with different hashes", ta, tb)
+		}
+	})
 }

@@ -28,7 +28,8 @@ type Options struct {
 	// DefaultLongLine.
 	LongLine int
 	// Grouping says whether sitemap and other non-rule records end a run of
-	// user-agent lines; it decides Entry.Group for every handler alike.
+	// user-agent lines and how a user-agent line names its product token;
+	// it decides Entry.Group and Entry.Token for every handler alike.
 	Grouping Grouping
 }
 
@@ -68,8 +69,10 @@ func (o Options) longLine() int {
 	return o.LongLine
 }
 
-// Grouping chooses how records other than user-agent, allow and disallow
-// affect group boundaries.
+// Grouping chooses how a file's groups are read: how records other than
+// user-agent, allow and disallow affect group boundaries, and which product
+// token a user-agent line names (the group an agent finds). The agent asked
+// about is read the same way under both (ProductToken).
 type Grouping uint8
 
 const (
@@ -77,12 +80,20 @@ const (
 	// records MUST NOT interfere with the parsing of explicitly defined
 	// records ... a Sitemaps record MUST NOT terminate a group." Sitemap,
 	// Crawl-delay and every other record are transparent: user-agent lines
-	// on either side of them form one group.
+	// on either side of them form one group. A user-agent line names
+	// ProductToken(value), digits and non-ASCII letters included
+	// (Deviation_token_digits).
 	GroupingRFC Grouping = iota
 	// GroupingGoogle reproduces Google's reference parser, which ends a run
 	// of user-agent lines at any sitemap or unknown record, so that in
 	// "User-agent: a / Crawl-delay: 5 / User-agent: b / Disallow: /" agent a
-	// has a group of its own with no rules (Deviation_other_record_ends_run).
-	// It exists to measure how much a result depends on that reading.
+	// has a group of its own with no rules (Deviation_other_record_ends_run),
+	// and names what robots.cc's ExtractUserAgent reads from a user-agent
+	// line (GoogleProductToken: ASCII letters, "_" and "-"), so that
+	// "User-agent: MJ12bot" names mj and MJ12bot never finds its group
+	// (google/robotstxt#46). It exists to measure how much a result depends
+	// on Google's reading; the two go together because both decide which
+	// group an agent finds, and a study that reproduces Google reproduces
+	// both.
 	GroupingGoogle
 )

@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"slices"
 	"unsafe"
-
-	"github.com/robotstat/robotstat/internal/ascii"
 )
 
 // Robots is the compiled form of one robots.txt: its groups, rules and
@@ -119,8 +117,9 @@ type Group struct {
 type Agent struct {
 	Line  int
 	Group int
-	// Value is the value as written; Token the product token it names, in
-	// lower case (empty when the value starts with no letter, or is "*").
+	// Value is the value as written; Token the product token it names
+	// (Entry.Token), lower-cased as tokens compare (empty when the value
+	// starts with no token character, or is "*").
 	Value []byte
 	Token []byte
 	Star  bool
@@ -261,14 +260,16 @@ func (r *Robots) StarSet() SetID { return r.starSet }
 
 // Lookup finds the set of groups that applies to agent (RFC 9309 §2.2.1):
 // the merged groups naming its product token, else the merged "*" groups,
-// else none. agent is a product token such as "GPTBot"; anything after the
-// token's letters, "_" and "-" is ignored ("GPTBot/1.1" looks up gptbot), so
+// else none. agent is a product token such as "GPTBot" or "MJ12bot"; it is
+// read as a user-agent line is (ProductToken: letters, digits, "_", "-"),
+// so anything after the token is ignored ("GPTBot/1.1" looks up gptbot) and
 // a whole User-Agent header looks up its first token ("Mozilla"); Google's
 // reference parser compares the agent whole instead
-// (Deviation_agent_token_prefix in doc.go). An agent of "*" gets the "*"
-// groups. Matching is case-insensitive.
+// (Deviation_agent_token_prefix in doc.go). To find the crawler's token in a
+// whole header, see explain.ReadAgent. An agent of "*" gets the "*" groups.
+// Matching is case-insensitive.
 func (r *Robots) Lookup(agent string) (SetID, Match) {
-	tok := agent[:len(ProductToken(stringBytes(agent)))]
+	tok := ProductToken(stringBytes(agent))
 	if len(tok) > 0 && len(r.slots) > 0 {
 		h := hashToken(tok)
 		mask := uint32(len(r.slots) - 1)
@@ -278,7 +279,7 @@ func (r *Robots) Lookup(agent string) (SetID, Match) {
 				break
 			}
 			t := &r.tokens[s-1]
-			if t.hash == h && ascii.EqualFold(sub(r.arena, t.span), tok) {
+			if t.hash == h && equalToken(sub(r.arena, t.span), tok) {
 				return t.set, MatchNamed
 			}
 		}
@@ -333,12 +334,11 @@ func (b *builder) UserAgent(e *Entry) {
 	a := Agent{Line: e.Line, Group: g.Index, Star: IsStar(e.Value)}
 	a.value = b.store(e.Value)
 	if !a.Star {
-		tok := ProductToken(e.Value)
+		// The Parser read the token (Entry.Token: robotstat's reading, or
+		// Google's under GroupingGoogle); it is kept lower-cased.
 		off := len(b.arena)
-		for _, c := range tok {
-			b.arena = append(b.arena, ascii.Lower(c))
-		}
-		a.tok = span{int32(off), int32(len(tok))}
+		b.arena = AppendLowerToken(b.arena, e.Token)
+		a.tok = span{int32(off), int32(len(b.arena) - off)}
 	} else {
 		g.Star = true
 	}

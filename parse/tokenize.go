@@ -241,6 +241,13 @@ func (p *Parser) parseLine(line []byte, num, offset, longLine int, flags LineFla
 	}
 	e := &p.entry
 	*e = Entry{Key: key, Name: name, RawKey: rawKey, Value: value, Line: num, Offset: offset, Flags: flags, Group: p.group}
+	if key == KeyUserAgent && !IsStar(value) {
+		if p.opts.Grouping == GroupingGoogle {
+			e.Token = GoogleProductToken(value)
+		} else {
+			e.Token = ProductToken(value)
+		}
+	}
 	switch key {
 	case KeyUserAgent:
 		h.UserAgent(e)

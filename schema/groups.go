@@ -21,8 +21,9 @@ type GroupRow struct {
 	// trimmed, comments removed), in file order.
 	UserAgents []string `parquet:"user_agents,list" parquet-element:",dict"`
 	// Product tokens the user-agent values name, lower-cased (RFC 9309
-	// section 2.2.1: the leading run of letters, "-" and "_"; * for the
-	// catch-all), in file order, duplicates removed.
+	// section 2.2.1: the leading run of letters, digits, "-" and "_",
+	// parse.ProductToken; * for the catch-all), in file order, duplicates
+	// removed.
 	ProductTokens []string `parquet:"product_tokens,list" parquet-element:",dict"`
 	// Whether one of the user-agent values is *.
 	IsStar bool `parquet:"is_star"`

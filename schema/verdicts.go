@@ -24,9 +24,13 @@ type VerdictsRow struct {
 	// The capture's distinct verdict tuples, separated by ";", each
 	// "matched,root_allowed,verdict,somesite,cic,cc_class" in the bots
 	// table's vocabularies (root_allowed: true, false, or empty for NULL).
+	// No tuple is listed twice.
 	Tuples string `parquet:"tuples,dict"`
-	// One character per catalog bot, in catalog order: the 0-based index of
-	// the bot's tuple in tuples, written 0-9 then a-z then A-Z.
+	// Per catalog bot, in catalog order, the 0-based index of the bot's
+	// tuple in tuples, in base 62 with the digits 0-9, a-z, A-Z: one digit
+	// per bot when there are at most 62 tuples; otherwise "~", then the
+	// number of digits per bot w (a base-62 digit, 2 or more), then w digits
+	// per bot, most significant first, so that any number of tuples fits.
 	BotTuple string `parquet:"bot_tuple,dict"`
 }
 
@@ -34,33 +38,68 @@ type VerdictsRow struct {
 // JSON array of [token, operator, category] triples in catalog order.
 const MetaBots = "robotstat.bots"
 
-// tupleDigits are the characters of bot_tuple, in index order.
-const tupleDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+// tupleDigits are the digits of bot_tuple, in value order; wideMark starts
+// the wide form.
+const (
+	tupleDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	wideMark    = '~'
+)
 
-// MaxVerdictTuples is the most distinct tuples a verdicts row can hold. A
-// file would need more than 61 groups that apply to catalog bots, each
-// distinct, to pass it; such a capture's row is written with its bots past
-// the limit taking the last tuple (AppendVerdicts reports it).
-const MaxVerdictTuples = len(tupleDigits)
-
-// AppendVerdicts appends the verdicts row of a bots block to dst, using
-// buf for scratch, and returns them (the row's strings are new). It reports
-// false when the block had more than MaxVerdictTuples tuples.
-func AppendVerdicts(dst []VerdictsRow, b *BotsBlock, buf []byte) ([]VerdictsRow, []byte, bool) {
-	ok := len(b.Verdicts) <= MaxVerdictTuples
+// AppendVerdicts appends the verdicts row of a bots block to dst, using buf
+// for scratch, and returns them (the row's strings are new). Tuples with the
+// same values (two group sets that give the same verdicts) are listed once.
+// Any number of tuples is encoded exactly: a capture with more than 62
+// distinct tuples takes bot_tuple's wide form.
+func AppendVerdicts(dst []VerdictsRow, b *BotsBlock, buf []byte) ([]VerdictsRow, []byte) {
+	// Each of the block's verdicts is encoded once; remap sends it to the
+	// first tuple with the same text.
+	var spanArr [64][2]int32
+	var remapArr [64]int32
+	spans, remap := spanArr[:0], remapArr[:0]
 	buf = buf[:0]
 	for i := range b.Verdicts {
-		if i > 0 {
+		start := len(buf)
+		if len(spans) > 0 {
 			buf = append(buf, ';')
 		}
 		buf = appendTuple(buf, &b.Verdicts[i])
+		text := buf[start:]
+		if len(spans) > 0 {
+			text = text[1:]
+		}
+		k := -1
+		for j, sp := range spans {
+			if string(buf[sp[0]:sp[1]]) == string(text) {
+				k = j
+				break
+			}
+		}
+		if k >= 0 {
+			buf = buf[:start] // a repeat: dropped
+		} else {
+			k = len(spans)
+			spans = append(spans, [2]int32{int32(len(buf) - len(text)), int32(len(buf))})
+		}
+		remap = append(remap, int32(k))
 	}
 	tuples := string(buf)
 	buf = buf[:0]
-	for _, k := range b.Index {
-		buf = append(buf, tupleDigits[min(int(k), MaxVerdictTuples-1)])
+	width := 1
+	for n := len(tupleDigits); n < len(spans); n *= len(tupleDigits) {
+		width++
 	}
-	return append(dst, VerdictsRow{Key: b.Key, Tuples: tuples, BotTuple: string(buf)}), buf, ok
+	if width > 1 {
+		buf = append(buf, wideMark, tupleDigits[width])
+	}
+	for _, k := range b.Index {
+		end := len(buf) + width
+		buf = append(buf, make([]byte, width)...) // no allocation: the growth is in place
+		for t, i := int(remap[k]), end-1; i >= end-width; i-- {
+			buf[i] = tupleDigits[t%len(tupleDigits)]
+			t /= len(tupleDigits)
+		}
+	}
+	return append(dst, VerdictsRow{Key: b.Key, Tuples: tuples, BotTuple: string(buf)}), buf
 }
 
 func appendTuple(b []byte, v *BotVerdict) []byte {
@@ -86,9 +125,9 @@ var rootValues = [2]bool{false, true}
 var ErrVerdicts = errors.New("schema: malformed verdicts row")
 
 // ParseVerdicts decodes a verdicts row: its tuples, and per catalog bot
-// (n of them) the index of its tuple. RootAllowed points at package-level
-// values.
-func ParseVerdicts(r *VerdictsRow, n int) ([]BotVerdict, []int8, error) {
+// (n of them) the index of its tuple, in either form of bot_tuple.
+// RootAllowed points at package-level values.
+func ParseVerdicts(r *VerdictsRow, n int) ([]BotVerdict, []int32, error) {
 	var tuples []BotVerdict
 	for t := range strings.SplitSeq(r.Tuples, ";") {
 		f := strings.Split(t, ",")
@@ -107,16 +146,34 @@ func ParseVerdicts(r *VerdictsRow, n int) ([]BotVerdict, []int8, error) {
 		}
 		tuples = append(tuples, v)
 	}
-	if len(r.BotTuple) != n {
-		return nil, nil, fmt.Errorf("%w: capture %s has %d bots, the catalog %d", ErrVerdicts, r.CaptureID, len(r.BotTuple), n)
-	}
-	idx := make([]int8, n)
-	for i := 0; i < n; i++ {
-		k := strings.IndexByte(tupleDigits, r.BotTuple[i])
-		if k < 0 || k >= len(tuples) {
-			return nil, nil, fmt.Errorf("%w: capture %s: bot %d takes tuple %q of %d", ErrVerdicts, r.CaptureID, i, r.BotTuple[i], len(tuples))
+	codes, width := r.BotTuple, 1
+	if len(codes) > 0 && codes[0] == wideMark {
+		if len(codes) < 2 {
+			return nil, nil, fmt.Errorf("%w: capture %s: bot_tuple %q has no width", ErrVerdicts, r.CaptureID, r.BotTuple)
 		}
-		idx[i] = int8(k)
+		width = strings.IndexByte(tupleDigits, codes[1])
+		if width < 2 || width > 9 { // 62^9 does not overflow k
+			return nil, nil, fmt.Errorf("%w: capture %s: bot_tuple width %q", ErrVerdicts, r.CaptureID, codes[1])
+		}
+		codes = codes[2:]
+	}
+	if len(codes) != n*width {
+		return nil, nil, fmt.Errorf("%w: capture %s has %d bots, the catalog %d", ErrVerdicts, r.CaptureID, len(codes)/width, n)
+	}
+	idx := make([]int32, n)
+	for i := 0; i < n; i++ {
+		k := 0
+		for _, c := range []byte(codes[i*width : (i+1)*width]) {
+			d := strings.IndexByte(tupleDigits, c)
+			if d < 0 {
+				return nil, nil, fmt.Errorf("%w: capture %s: bot %d: %q is not a bot_tuple digit", ErrVerdicts, r.CaptureID, i, c)
+			}
+			k = k*len(tupleDigits) + d
+		}
+		if k >= len(tuples) {
+			return nil, nil, fmt.Errorf("%w: capture %s: bot %d takes tuple %d of %d", ErrVerdicts, r.CaptureID, i, k, len(tuples))
+		}
+		idx[i] = int32(k)
 	}
 	return tuples, idx, nil
 }

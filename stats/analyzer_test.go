@@ -3,6 +3,7 @@ package stats
 import (
 	"crypto/sha1"
 	"encoding/base32"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -454,5 +455,56 @@ func TestVerdictsRowFoldsBots(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestVerdictsRow200Bots: a catalog of 200 bots, each named by a group of
+// its own with rules that give the bots different verdicts (more group sets
+// than the 62 a one-digit bot_tuple can tell apart): the verdicts row,
+// decoded, gives every bot exactly its bots row's verdicts. Before issue 21
+// the bots past the 62nd group set silently took the 62nd set's verdicts.
+func TestVerdictsRow200Bots(t *testing.T) {
+	var cat, body strings.Builder
+	cat.WriteString("token,operator,category\n")
+	for i := range 200 {
+		tok := fmt.Sprintf("bot%c%c", 'a'+i/26, 'a'+i%26)
+		fmt.Fprintf(&cat, "%s,Op %d,other\n", tok, i)
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&body, "User-agent: %s\nDisallow: /\n\n", tok)
+		case 1:
+			fmt.Fprintf(&body, "User-agent: %s\nDisallow: /p%d/\n\n", tok, i)
+		case 2:
+			fmt.Fprintf(&body, "User-agent: %s\nAllow: /\n\n", tok)
+		case 3:
+			fmt.Fprintf(&body, "User-agent: %s\nDisallow: /\nAllow: /pub%d\n\n", tok, i)
+		} // case 4: no group, the * group applies
+	}
+	body.WriteString("User-agent: *\nDisallow: /private\n")
+	c, err := ReadCatalog(strings.NewReader(cat.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := withBots(DefaultOptions())
+	o.Catalog = c
+	rows := analyze(t, o, captureOf([]byte(body.String()), 200))
+	if len(rows.Groups) != 161 || len(rows.Verdicts) != 1 {
+		t.Fatalf("%d groups, %d verdicts rows", len(rows.Groups), len(rows.Verdicts))
+	}
+	tuples, idx, err := schema.ParseVerdicts(&rows.Verdicts[0], c.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for j, b := range rows.BotRows() {
+		v := tuples[idx[j]]
+		seen[v.Verdict+"/"+v.Matched] = true
+		if v.Matched != b.Matched || v.Verdict != b.Verdict || v.Somesite != b.Somesite || v.CIC != b.CIC || v.CCClass != b.CCClass ||
+			(v.RootAllowed == nil) != (b.RootAllowed == nil) || v.RootAllowed != nil && *v.RootAllowed != *b.RootAllowed {
+			t.Errorf("bot %s: verdicts row says %+v, bots row %+v", b.Bot, v, b)
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("only %d kinds of verdicts: %v", len(seen), seen)
 	}
 }

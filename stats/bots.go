@@ -63,5 +63,5 @@ func (a *Analyzer) botRows(k *capture, dst *schema.Batch) {
 // verdictRows appends the capture's verdicts row: its block, folded
 // (schema.VerdictsRow).
 func (a *Analyzer) verdictRows(k *capture, dst *schema.Batch) {
-	dst.Verdicts, a.verdictBuf, _ = schema.AppendVerdicts(dst.Verdicts, a.botBlock(k), a.verdictBuf)
+	dst.Verdicts, a.verdictBuf = schema.AppendVerdicts(dst.Verdicts, a.botBlock(k), a.verdictBuf)
 }

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/robotstat/robotstat/internal/ascii"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -32,9 +31,11 @@ var categories = map[string]bool{
 
 // Bot is one catalog entry.
 type Bot struct {
-	// Token is the bot's product token as its operator spells it ("GPTBot").
-	// It is looked up in a robots.txt the way parse.Robots.Lookup reads an
-	// agent: case-insensitively, by its leading run of letters, "-" and "_".
+	// Token is the bot's product token as its operator spells it ("GPTBot",
+	// "MJ12bot"). It is looked up in a robots.txt the way parse.Robots.Lookup
+	// reads an agent: case-insensitively, by its leading product token
+	// (parse.ProductToken: letters, digits, "-" and "_"), so "Kangaroo Bot"
+	// is looked up as kangaroo.
 	Token    string `json:"token"`
 	Operator string `json:"operator"`
 	Category string `json:"category"`
@@ -120,10 +121,7 @@ func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
 	if len(tok) > len(buf) {
 		return Bot{}, false
 	}
-	low := buf[:len(tok)]
-	for i, ch := range tok {
-		low[i] = ascii.Lower(ch)
-	}
+	low := parse.AppendLowerToken(buf[:0], tok)
 	i, ok := c.byToken[string(low)]
 	if !ok {
 		return Bot{}, false
@@ -143,9 +141,10 @@ func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
 // Both forms are what WriteCatalog and WriteCatalogJSON print, so
 // `robotstat bots` output reads back unchanged; files written before source
 // and checked existed read as before. Every token must name a product token
-// (RFC 9309 §2.2.1: start with a letter, "-" or "_"), every category must be
-// one of the Category constants, no two entries may share a product token, a
-// source, when given, must be an http(s) URL and checked a YYYY-MM-DD date.
+// (parse.ProductToken: start with a letter, a digit, "-" or "_"), every
+// category must be one of the Category constants, no two entries may share a
+// product token, a source, when given, must be an http(s) URL and checked a
+// YYYY-MM-DD date.
 func ReadCatalog(r io.Reader) (*Catalog, error) {
 	br := bufio.NewReader(r)
 	first, err := firstNonSpace(br)
@@ -286,7 +285,7 @@ func checkSource(b Bot) error {
 // tokenKey is a bot's key in byToken: the product token its Token names, in
 // lower case, as Lookup reads a robots.txt's agent.
 func tokenKey(token string) string {
-	return strings.ToLower(string(parse.ProductToken([]byte(token))))
+	return string(parse.AppendLowerToken(nil, parse.ProductToken([]byte(token))))
 }
 
 // Extend returns a catalog holding c's bots followed by more's; an entry of

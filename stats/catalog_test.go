@@ -154,7 +154,9 @@ func TestReadCatalog(t *testing.T) {
 		{"json_unknown_field", `{"format":"robotstat-bot-catalog","version":"1","bots":[],"x":1}`, ErrCatalogFormat, 0},
 		{"csv_missing_column", "token,operator\nFooBot,Foo\n", ErrCatalogFormat, 0},
 		{"bad_category", "token,operator,category\nFooBot,Foo,evil\n", ErrCatalogCategory, 0},
-		{"no_token", "token,operator,category\n123,Foo,seo\n", ErrCatalogToken, 0},
+		{"no_token", "token,operator,category\n/bot,Foo,seo\n", ErrCatalogToken, 0},
+		{"ai2_tokens_distinct", "token,operator,category\nAI2Bot,Ai2,ai-training\nAi2Bot-Dolma,Ai2,ai-training\n", nil, 2},
+		{"digits_are_a_token", "token,operator,category\n008,Foo,seo\nMJ12bot,Majestic,seo\nMJ,Other,seo\n", nil, 3},
 		{"duplicate_product_token", "token,operator,category\nFooBot,Foo,seo\nfoobot/2.0,Foo,seo\n", ErrCatalogDup, 0},
 		{"header_only", "token,operator,category\n", ErrCatalogEmpty, 0},
 		{"csv_with_source", "token,operator,category,source,checked\nFooBot,Foo,seo,https://foo.example/bot,2026-12-01\nBarBot,Bar,other,,\n", nil, 2},
@@ -257,5 +259,69 @@ func TestReadCatalogWithoutSources(t *testing.T) {
 	}
 	if b := c.Bots()[1]; b != (Bot{Token: "Scrapy", Operator: "Zyte (open-source framework)", Category: "ai-data"}) {
 		t.Errorf("%+v", b)
+	}
+}
+
+// catalogDigitTokens are the catalog's bots whose token holds a digit, each
+// tested by name below (parse's Deviation_token_digits). A bot added to the
+// catalog with such a token fails TestCatalogDigitTokens until it is added
+// here.
+var catalogDigitTokens = []string{"img2dataset", "AI2Bot", "MJ12bot"}
+
+// TestCatalogDigitTokens: every catalog bot whose token has a digit finds
+// its own group, and neither the group of its letters before the digit
+// (what Google's parser reads, and robotstat before issue 21 read) nor that
+// of a token that differs only in its digits.
+func TestCatalogDigitTokens(t *testing.T) {
+	c := DefaultCatalog()
+	var found []string
+	for _, b := range c.Bots() {
+		if strings.ContainsAny(b.Token, "0123456789") || !parse.RFCProductToken(parse.ProductToken([]byte(b.Token))) {
+			found = append(found, b.Token)
+		}
+	}
+	if strings.Join(found, ",") != strings.Join(catalogDigitTokens, ",") {
+		t.Fatalf("catalog bots with digits or non-ASCII letters: %q; tested by name: %q", found, catalogDigitTokens)
+	}
+	for _, tok := range catalogDigitTokens {
+		t.Run(tok, func(t *testing.T) {
+			b, ok := c.Lookup([]byte(tok))
+			if !ok || b.Token != tok {
+				t.Fatalf("Lookup(%q) = %+v, %v", tok, b, ok)
+			}
+			prefix := string(parse.GoogleProductToken([]byte(tok)))
+			sibling := strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' {
+					return '0' + (r-'0'+1)%10
+				}
+				return r
+			}, tok)
+			if _, ok := c.Lookup([]byte(prefix)); ok {
+				t.Errorf("catalog Lookup(%q) finds a bot", prefix)
+			}
+			cases := []struct {
+				robots string
+				want   parse.Match
+			}{
+				{"User-agent: " + tok + "\nDisallow: /\n\nUser-agent: *\nAllow: /\n", parse.MatchNamed},
+				{"User-agent: " + strings.ToUpper(tok) + "/1.0\nDisallow: /\n", parse.MatchNamed},
+				{"User-agent: " + prefix + "\nDisallow: /\n\nUser-agent: *\nAllow: /\n", parse.MatchStar},
+				{"User-agent: " + sibling + "\nDisallow: /\n\nUser-agent: *\nAllow: /\n", parse.MatchStar},
+			}
+			for _, cs := range cases {
+				var r parse.Robots
+				parse.NewParser(parse.Options{}).Compile([]byte(cs.robots), &r)
+				if _, m := r.Lookup(b.Token); m != cs.want {
+					t.Errorf("%q in\n%s\nmatched %v, want %v", b.Token, cs.robots, m, cs.want)
+				}
+			}
+			// Google's reading: the file's "User-agent: MJ12bot" names mj,
+			// so the bot never finds its own group.
+			var r parse.Robots
+			parse.NewParser(parse.Options{Grouping: parse.GroupingGoogle}).Compile([]byte(cases[0].robots), &r)
+			if _, m := r.Lookup(b.Token); m != parse.MatchStar {
+				t.Errorf("GroupingGoogle: %s matched %v, want star", b.Token, m)
+			}
+		})
 	}
 }

@@ -107,5 +107,8 @@ func (o Options) TableMetadata() map[schema.TableName]map[string]string {
 }
 
 // verdictDefinitionVersion changes whenever a verdict definition changes,
-// so that numbers from different robotstat versions can be told apart.
-const verdictDefinitionVersion = "1"
+// so that numbers from different robotstat versions can be told apart (and
+// analyze reads an input again rather than mix them). 2: product tokens
+// keep their digits and non-ASCII letters (parse's Deviation_token_digits),
+// which changes which group a bot such as MJ12bot or AI2Bot finds.
+const verdictDefinitionVersion = "2"

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/robotstat/robotstat/explain"
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/stats"
 )
 
 func init() {
@@ -29,14 +29,21 @@ word is "allowed" or "disallowed", then the URL; --explain adds the deciding
 line, directive and pattern and the group's user agents, or why nothing
 matched.
 
-AGENT is the crawler's product token, e.g. GPTBot. Only its leading letters,
-"_" and "-" are used (RFC 9309 §2.2.1), case-insensitively: "GPTBot/1.1" is
-read as GPTBot, and a whole User-Agent header such as
-"Mozilla/5.0 (compatible; GPTBot/1.1)" is read as Mozilla, so pass the token.
-A note goes to stderr whenever AGENT is not a bare token.
+AGENT is the crawler's product token, e.g. GPTBot or MJ12bot, matched
+case-insensitively and whole (RFC 9309 §2.2.1): its letters, digits, "_"
+and "-" count, so "GPTBot/1.1" is read as GPTBot and crawler3 is not
+crawler1. A whole User-Agent header such as
+"Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)" is read
+as the first bot of robotstat's catalog (robotstat bots) it names, here
+GPTBot; one that names none is read as its first token (Mozilla), so pass
+the token. A note goes to stderr whenever AGENT is not a bare token.
 
-URL is an absolute URL (scheme and host are ignored) or a path starting with
-"/". The path and query are matched; the fragment is dropped.
+URL is what a crawler would fetch: an absolute URL of any scheme (scheme
+and host are ignored), a path ("/a?b"), or a relative reference ("a/b.js",
+read against the robots.txt's own URL as "/a/b.js"); "" is "/". The path
+and query are matched as written, a malformed escape ("/100%") included;
+the fragment is dropped. Only a URL holding a control character (a NUL, a
+tab, a line break) is refused, in both modes alike.
 
 --status CODE is the HTTP status the robots.txt was served with (RFC 9309
 §2.3.1): 2xx parses the file; 4xx means unavailable, everything allowed;
@@ -94,7 +101,8 @@ func (m *Main) check(ctx context.Context, args []string) error {
 			return usageErrorf("check", "%v", err)
 		}
 	}
-	m.noteAgent(agent)
+	bots := catalogBots()
+	token := m.noteAgent(agent, bots)
 	var body []byte // a 4xx or 5xx answer's body is not read: no rules
 	if outcome == parse.OutcomeParsed {
 		if body, err = m.readRobots(file, opts); err != nil {
@@ -106,13 +114,13 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	r.SetOutcome(outcome)
 	w := bufio.NewWriter(m.Stdout)
 	any := false
-	id, match := r.Lookup(agent)
+	id, match := r.Lookup(token)
 	for _, u := range urls {
 		d := r.DecideSet(id, match, u)
 		if !d.Allowed {
 			any = true
 		}
-		writeVerdict(w, &r, d, u, agent, f)
+		writeVerdict(w, &r, d, u, agent, bots, f)
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing to stdout: %w", err)
@@ -123,26 +131,40 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	return nil
 }
 
-// checkURL accepts what check decides: an absolute http(s) URL with a host,
-// or a path starting with "/" (RFC 9309 §2.2.2 matches paths). Anything else
-// ("foo", "example.com/x") would be read as some path by accident.
+// checkURL refuses only what cannot be a URL or a path at all: one holding
+// a control character (C0, a NUL included, or DEL), which RFC 3986 and the
+// WHATWG URL standard both exclude and which no crawler sends. Everything
+// else is answered as parse.Robots.Decide reads it (any scheme, a malformed
+// escape kept as written, "" as "/", a relative reference against
+// /robots.txt), as other parsers answer it. check and check --batch give the
+// same message.
 func checkURL(u string) error {
-	if strings.HasPrefix(u, "/") {
-		return nil
-	}
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return fmt.Errorf("%q is not a URL: give an absolute http(s) URL (https://example.com/a) or a path starting with / (/a)", u)
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c < 0x20 || c == 0x7F {
+			return fmt.Errorf("%q is not a URL or a path: it holds the control character 0x%02X (byte %d)", u, c, i)
+		}
 	}
 	return nil
 }
 
-// noteAgent tells the user how an agent that is not a bare product token is
-// read.
-func (m *Main) noteAgent(agent string) {
-	if note := explain.AgentNote(agent); note != "" {
+// catalogBots are the embedded catalog's bots, for reading an agent that is
+// a whole User-Agent header (explain.ReadAgent).
+func catalogBots() []explain.Bot {
+	var out []explain.Bot
+	for _, b := range stats.DefaultCatalog().Bots() {
+		out = append(out, explain.Bot{Token: b.Token, Operator: b.Operator, Category: b.Category})
+	}
+	return out
+}
+
+// noteAgent returns the token agent is read as (explain.ReadAgent) and tells
+// the user how, when agent is not a bare product token.
+func (m *Main) noteAgent(agent string, bots []explain.Bot) string {
+	token, note := explain.ReadAgent(agent, bots)
+	if note != "" {
 		fmt.Fprintf(m.Stderr, "robotstat: note: %s\n", note)
 	}
+	return token
 }
 
 // readRobots reads at most limit+1 bytes of a robots.txt (the one extra byte
@@ -174,7 +196,7 @@ func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 	return body, nil
 }
 
-func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent string, f checkFlags) {
+func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent string, bots []explain.Bot, f checkFlags) {
 	if d.Allowed {
 		w.WriteString("allowed ")
 	} else {
@@ -184,7 +206,7 @@ func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent
 	if f.explain {
 		// The explanation the tester's page shows, from the same package.
 		w.WriteString("\t")
-		w.WriteString(explain.Decide(r, agent, url, f.status).Text)
+		w.WriteString(explain.Decide(r, agent, bots, url, f.status).Text)
 	}
 	w.WriteByte('\n')
 }
@@ -196,6 +218,8 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 	w := bufio.NewWriter(m.Stdout)
 	p := parse.NewParser(opts)
 	var r parse.Robots
+	bots := catalogBots()
+	lastAgent, lastToken, agentRead := "", "", false
 	cur, curErr := "", error(nil)
 	loaded := false
 	disallowed, failed := false, false
@@ -233,7 +257,13 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 			failed = true
 			continue
 		}
-		if r.Decide(agent, url).Allowed {
+		if !agentRead || agent != lastAgent {
+			// The same reading as without --batch; notes would be one
+			// per line, so there are none.
+			lastAgent, agentRead = agent, true
+			lastToken, _ = explain.ReadAgent(agent, bots)
+		}
+		if r.Decide(lastToken, url).Allowed {
 			w.WriteString("allowed\n")
 		} else {
 			w.WriteString("disallowed\n")

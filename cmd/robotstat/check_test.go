@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -63,8 +64,12 @@ func TestCheck(t *testing.T) {
 			stdout: "disallowed /a\n", code: 1},
 		{name: "agent_version_note", args: []string{"check", file, "GPTBot/1.1", "/a"},
 			stdout: "disallowed /a\n", stderr: []string{`agent "GPTBot/1.1" is read as the product token "GPTBot"`}, code: 1},
-		{name: "agent_full_header_note", args: []string{"check", file, "Mozilla/5.0 (compatible; GPTBot/1.1)", "/private/x"},
-			stdout: "disallowed /private/x\n", stderr: []string{`read as the product token "Mozilla"`}, code: 1},
+		{name: "agent_full_header_names_catalog_bot", args: []string{"check", file, "Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)", "/a"},
+			stdout: "disallowed /a\n", stderr: []string{`is read as "GPTBot", the catalog bot it names`}, code: 1},
+		{name: "agent_full_header_explained_as_catalog_bot", args: []string{"check", "--explain", file, "Mozilla/5.0 (compatible; GPTBot/1.1)", "/a"},
+			contains: []string{"disallowed /a\tline 3: disallow: /; matched by name: group at line 1 [GPTBot CCBot]"}, code: 1},
+		{name: "agent_unknown_header_note", args: []string{"check", file, "Mozilla/5.0 (compatible; FooBot/1.1)", "/a"},
+			stdout: "allowed /a\n", stderr: []string{`names no catalog bot; it is read as its first product token "Mozilla"`}, code: 0},
 		{name: "status_404_allows_all", args: []string{"check", "--status", "404", "--explain", file, "GPTBot", "/a"},
 			contains: []string{"allowed /a\tstatus 404: robots.txt unavailable, everything allowed (RFC 9309 §2.3.1.3)"}, code: 0},
 		{name: "status_503_disallows_all", args: []string{"check", "--status", "503", file, "Googlebot", "/a"},
@@ -197,5 +202,91 @@ func TestCheckBinary(t *testing.T) {
 		if code != c.code {
 			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, stderr.String())
 		}
+	}
+}
+
+// TestCheckIssue21Agents: the agents issue 21 names answer as protego,
+// crawler-commons and Google do.
+func TestCheckIssue21Agents(t *testing.T) {
+	crawler := writeRobots(t, "User-agent: crawler1\nDisallow: /index.html\n\nUser-agent: *\nDisallow:\n")
+	gym := writeRobots(t, "User-agent: Rule1TestBot\nDisallow: /foo*\n\nUser-agent: Rule2TestBot\nDisallow: /foo*/bar.html\n")
+	jaevla := writeRobots(t, "User-Agent: Jävla-Foobot\nDisallow: /\n")
+	digits := writeRobots(t, "User-agent: MJ12bot\nUser-agent: 360Spider\nUser-agent: AI2Bot\nUser-agent: img2dataset\nDisallow: /\n\n"+
+		"User-agent: Ai2Bot-Dolma\nDisallow: /dolma/\n\nUser-agent: *\nAllow: /\n")
+	for _, c := range []struct {
+		name, file, agent, url, want string
+	}{
+		{"crawler3_is_not_crawler1", crawler, "crawler3", "/index.html", "allowed"},
+		{"crawler1_own_group", crawler, "crawler1", "/index.html", "disallowed"},
+		{"Rule2TestBot_is_not_Rule1TestBot", gym, "Rule2TestBot", "/food/xyz.html", "allowed"},
+		{"jaevla_fanbot_is_not_jaevla_foobot", jaevla, "jävla-fanbot", "/foo/bar.html", "allowed"},
+		{"jaevla_foobot_own_group", jaevla, "JÄVLA-FOOBOT", "/foo/bar.html", "disallowed"},
+		{"MJ12bot", digits, "MJ12bot", "/a", "disallowed"},
+		{"360Spider", digits, "360Spider", "/a", "disallowed"},
+		{"AI2Bot", digits, "AI2Bot", "/a", "disallowed"},
+		{"img2dataset", digits, "img2dataset", "/a", "disallowed"},
+		{"Ai2Bot_Dolma_own_group", digits, "Ai2Bot-Dolma", "/a", "allowed"},
+		{"Ai2Bot_Dolma_own_rule", digits, "Ai2Bot-Dolma", "/dolma/x", "disallowed"},
+		{"MJ12bot_header", digits, "Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)", "/a", "disallowed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, _ := run(t, "", "check", c.file, c.agent, c.url)
+			if out != c.want+" "+c.url+"\n" {
+				t.Errorf("check %s %s: %q (%s), want %s", c.agent, c.url, out, errOut, c.want)
+			}
+			batch, errOut, _ := run(t, c.file+"\t"+c.agent+"\t"+c.url+"\n", "check", "--batch")
+			if batch != c.want+"\n" {
+				t.Errorf("check --batch %s %s: %q (%s), want %s", c.agent, c.url, batch, errOut, c.want)
+			}
+		})
+	}
+}
+
+// TestCheckURLs: every URL another parser answers is answered, alike in
+// both modes, and the bare path agrees with the absolute URL; only what
+// cannot be a URL at all is refused, with one message.
+func TestCheckURLs(t *testing.T) {
+	file := writeRobots(t, "User-agent: *\nDisallow: /100%\nDisallow: /x%zz\nDisallow: /%a%a\nDisallow: /%E2%9C%BF%atest\n"+
+		"Disallow: /$\nDisallow: /foo.html\nDisallow: /xyz/\nDisallow: /example.com/\n")
+	for _, c := range []struct {
+		name, url, want string
+	}{
+		{"malformed_escape_bare_path", "/100%", "disallowed"},
+		{"malformed_escape_absolute", "https://www.example.org/100%", "disallowed"},
+		{"malformed_escape_x_zz", "https://www.example.org/x%zz", "disallowed"},
+		{"malformed_escape_a_a", "http://www.example.com/%a%a", "disallowed"},
+		{"malformed_escape_after_good_one", "http://example.com/%E2%9C%BF%atest", "disallowed"},
+		{"malformed_escape_other_path", "https://www.example.org/100", "allowed"},
+		{"empty_is_root", "", "disallowed"},
+		{"other_scheme", "ftp://example.net/foo.html", "disallowed"},
+		{"relative_path", "xyz/foo.js", "disallowed"},
+		{"relative_path_is_not_host_and_path", "foo/foo.html", "allowed"},
+		{"schemeless_host_is_a_path", "example.com/a", "disallowed"},
+		{"no_host", "https:///a", "allowed"},
+		{"word", "foo", "allowed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := run(t, "", "check", file, "GPTBot", c.url)
+			if out != c.want+" "+c.url+"\n" || code == ExitUsage {
+				t.Errorf("check %q: %q, exit %d (%s), want %s", c.url, out, code, errOut, c.want)
+			}
+			batch, errOut, _ := run(t, file+"\tGPTBot\t"+c.url+"\n", "check", "--batch")
+			if batch != c.want+"\n" {
+				t.Errorf("check --batch %q: %q (%s), want %s", c.url, batch, errOut, c.want)
+			}
+		})
+	}
+	for _, bad := range []string{"/a\x00b", "\x00", "/a\x01", "/a\rb", "/a\x7f", "https://e.com/\x1b[31m"} {
+		t.Run(fmt.Sprintf("refuses_%q", bad), func(t *testing.T) {
+			_, errOut, code := run(t, "", "check", file, "GPTBot", bad)
+			msg := checkURL(bad)
+			if msg == nil || code != ExitUsage || !strings.Contains(errOut, msg.Error()) || !strings.Contains(errOut, "is not a URL or a path") {
+				t.Errorf("check %q: exit %d: %s", bad, code, errOut)
+			}
+			out, errOut, code := run(t, file+"\tGPTBot\t"+bad+"\n", "check", "--batch")
+			if out != "error\n" || code != ExitUsage || !strings.Contains(errOut, "stdin line 1: "+msg.Error()) {
+				t.Errorf("check --batch %q: %q, exit %d: %s", bad, out, code, errOut)
+			}
+		})
 	}
 }

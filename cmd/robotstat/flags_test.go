@@ -9,7 +9,6 @@ import (
 // what is wrong and show the usage, help spells flags --name VALUE as the
 // README does, and each command lists only the exit codes it can return.
 func TestCommandLine(t *testing.T) {
-	robots := writeRobots(t, "User-agent: *\nDisallow: /\n")
 	t.Run("unknown_flag_says_so_and_shows_usage", func(t *testing.T) {
 		_, errOut, code := run(t, "", "analyze", "--frobnicate")
 		if code != ExitUsage {
@@ -66,16 +65,4 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("exit %d: %s", code, errOut)
 		}
 	})
-	for _, bad := range []string{"foo", "example.com/a", "ftp://example.com/a", "https:///a"} {
-		t.Run("check_refuses_"+bad, func(t *testing.T) {
-			_, errOut, code := run(t, "", "check", robots, "GPTBot", bad)
-			if code != ExitUsage || !strings.Contains(errOut, "is not a URL") {
-				t.Errorf("exit %d: %s", code, errOut)
-			}
-			out, _, _ := run(t, robots+"\tGPTBot\t"+bad+"\n", "check", "--batch")
-			if out != "error\n" {
-				t.Errorf("batch answered %q", out)
-			}
-		})
-	}
 }

@@ -77,7 +77,7 @@ func (m *Main) tester(ctx context.Context, args []string) error {
 		}
 		page.Case = tester.Case{Robots: string(body), Status: *status, Agents: []string{}, URLs: []string{}}
 		if len(pos) > 1 {
-			m.noteAgent(pos[1])
+			m.noteAgent(pos[1], page.Bots)
 			page.Case.Agents = pos[1:2]
 			page.Case.URLs = pos[2:]
 		}

@@ -155,7 +155,7 @@ func add(r *schema.Batch, i int, c schema.CaptureRow) {
 		block.Index = append(block.Index, int32(t))
 	}
 	r.Bots = append(r.Bots, block)
-	r.Verdicts, _, _ = schema.AppendVerdicts(r.Verdicts, &block, nil)
+	r.Verdicts, _ = schema.AppendVerdicts(r.Verdicts, &block, nil)
 	// Every capture is a site of its own, answered by itself (a redirect
 	// is left unresolved: the fixture has no target capture).
 	site := schema.SiteRow{Crawl: k.Crawl, CrawlDate: crawlDate(k.Crawl), Host: k.Host, RegisteredDomain: c.RegisteredDomain, URL: k.URL,
