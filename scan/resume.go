@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // prior is what earlier runs left in Dir.
@@ -40,8 +40,8 @@ func ReadCrawl(dir string) (string, error) {
 		return "", err
 	}
 	var crawl string
-	err = readFile(files[0], func(h *pipeline.WARCHeader, block []byte) bool {
-		if string(h.Type) == typeWarcinfo {
+	err = readFile(files[0], func(h *warc.Header, block []byte) bool {
+		if string(h.Type()) == typeWarcinfo {
 			crawl = string(fieldValue(block, "isPartOf"))
 		}
 		return false
@@ -59,8 +59,8 @@ func readPrior(dir string) (*prior, error) {
 		return nil, err
 	}
 	for _, name := range files {
-		err := readFile(name, func(h *pipeline.WARCHeader, block []byte) bool {
-			if string(h.Type) == typeMetadata {
+		err := readFile(name, func(h *warc.Header, block []byte) bool {
+			if string(h.Type()) == typeMetadata {
 				if host := fieldValue(block, "host"); len(host) > 0 && len(fieldValue(block, "outcome")) > 0 {
 					p.done[string(host)] = struct{}{}
 				}
@@ -98,7 +98,7 @@ func (e *cutError) Error() string {
 // record) and the first 64 KiB of its block, until fn returns false. A last
 // member cut short returns a *cutError; a broken member elsewhere is an
 // error: the file is not one this package wrote whole.
-func readFile(name string, fn func(h *pipeline.WARCHeader, block []byte) bool) error {
+func readFile(name string, fn func(h *warc.Header, block []byte) bool) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func readFile(name string, fn func(h *pipeline.WARCHeader, block []byte) bool) e
 	cr := &countReader{r: f}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	var zr gzip.Reader
-	wr := pipeline.NewWARCReader(nil)
+	wr := warc.NewReader(nil)
 	var block []byte
 	for {
 		at := cr.n - int64(br.Buffered())
