@@ -173,7 +173,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if err != nil {
 				return err
 			}
-			v := warcField(d.buf, "fetchStatus")
+			v := warc.FieldValue(d.buf, "fetchStatus")
 			if len(v) < 2 || v[0] != '-' {
 				continue
 			}
@@ -204,7 +204,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if wr.Overrun() {
 				continue
 			}
-			if v := warcField(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
+			if v := warc.FieldValue(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
 				crawl = string(v)
 			}
 		}
@@ -213,16 +213,4 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		return d.stop
 	}
 	return wr.Err()
-}
-
-// warcField returns the value of "name: value" in application/warc-fields.
-func warcField(b []byte, name string) []byte {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte("\n"))
-		if i := bytes.IndexByte(line, ':'); i > 0 && ascii.EqualFold(ascii.Trim(line[:i], &ascii.LineSpace), name) {
-			return ascii.Trim(line[i+1:], &ascii.LineSpace)
-		}
-	}
-	return nil
 }

@@ -2,14 +2,12 @@ package scan
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/robotstat/robotstat/warc"
@@ -42,7 +40,7 @@ func ReadCrawl(dir string) (string, error) {
 	var crawl string
 	err = readFile(files[0], func(h *warc.Header, block []byte) bool {
 		if string(h.Type()) == typeWarcinfo {
-			crawl = string(fieldValue(block, "isPartOf"))
+			crawl = string(warc.FieldValue(block, "isPartOf"))
 		}
 		return false
 	})
@@ -61,7 +59,7 @@ func readPrior(dir string) (*prior, error) {
 	for _, name := range files {
 		err := readFile(name, func(h *warc.Header, block []byte) bool {
 			if string(h.Type()) == typeMetadata {
-				if host := fieldValue(block, "host"); len(host) > 0 && len(fieldValue(block, "outcome")) > 0 {
+				if host := warc.FieldValue(block, "host"); len(host) > 0 && len(warc.FieldValue(block, "outcome")) > 0 {
 					p.done[string(host)] = struct{}{}
 				}
 			}
@@ -161,17 +159,4 @@ func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
-}
-
-// fieldValue returns the value of name in an application/warc-fields block.
-func fieldValue(b []byte, name string) []byte {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte("\n"))
-		k, v, ok := bytes.Cut(line, []byte(":"))
-		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), name) {
-			return bytes.TrimSpace(v)
-		}
-	}
-	return nil
 }

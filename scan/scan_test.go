@@ -30,7 +30,7 @@ func (r *testRecord) field(name string) string {
 	if r.typ != typeMetadata && r.typ != typeWarcinfo {
 		return ""
 	}
-	return string(fieldValue(r.block, name))
+	return string(warc.FieldValue(r.block, name))
 }
 
 // readRecords reads every record of the scan files in dir, with the WARC

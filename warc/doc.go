@@ -13,6 +13,8 @@
 //     resynchronises; it never stops on content.
 //   - ParseHTTPHeader reads a response's status line and the header fields
 //     robotstat reads.
+//   - FieldValue reads one field of an application/warc-fields block
+//     (warcinfo, metadata; section 6.2).
 //
 // Deliberate deviations, all to read what archives really contain:
 //
