@@ -1,15 +1,12 @@
 package scan
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/robotstat/robotstat/warc"
 )
 
@@ -65,13 +62,13 @@ func readPrior(dir string) (*prior, error) {
 			}
 			return true
 		})
-		var cut *cutError
+		var cut *warc.CutError
 		switch {
 		case errors.As(err, &cut):
-			if err := os.Truncate(name, cut.offset); err != nil {
+			if err := os.Truncate(name, cut.Offset); err != nil {
 				return nil, fmt.Errorf("cutting %s back to its last complete record: %w", name, err)
 			}
-			if cut.offset == 0 { // nothing complete, not even the warcinfo
+			if cut.Offset == 0 { // nothing complete, not even the warcinfo
 				if err := os.Remove(name); err != nil {
 					return nil, err
 				}
@@ -84,79 +81,26 @@ func readPrior(dir string) (*prior, error) {
 	return p, nil
 }
 
-// cutError reports a file whose gzip members end in one cut short, at
-// offset.
-type cutError struct{ offset int64 }
-
-func (e *cutError) Error() string {
-	return fmt.Sprintf("incomplete gzip member at offset %d", e.offset)
-}
-
 // readFile calls fn with each record of a scan file (one gzip member per
-// record) and the first 64 KiB of its block, until fn returns false. A last
-// member cut short returns a *cutError; a broken member elsewhere is an
-// error: the file is not one this package wrote whole.
+// record, as scan writes them) and the first 64 KiB of its block, until fn
+// returns false. A last member cut short returns a *warc.CutError; a broken
+// member elsewhere is an error naming the file and the member's offset:
+// the file is not one this package wrote whole.
 func readFile(name string, fn func(h *warc.Header, block []byte) bool) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	cr := &countReader{r: f}
-	br := bufio.NewReaderSize(cr, 64<<10)
-	var zr gzip.Reader
-	wr := warc.NewReader(nil)
-	var block []byte
-	for {
-		at := cr.n - int64(br.Buffered())
-		if _, err := br.Peek(1); err == io.EOF {
-			return nil
-		}
-		if err := zr.Reset(br); err != nil {
-			return memberErr(name, at, err)
-		}
-		zr.Multistream(false)
-		wr.Reset(&zr)
-		ok := wr.Next()
-		if ok {
-			block, _, err = wr.ReadBlock(block[:0], 64<<10)
-			if err != nil {
-				return memberErr(name, at, err)
-			}
-		}
-		if wr.Err() != nil {
-			return memberErr(name, at, wr.Err())
-		}
-		// Read the member to its end: the CRC check is what says it is
-		// complete.
-		if _, err := io.Copy(io.Discard, &zr); err != nil {
-			return memberErr(name, at, err)
-		}
-		if !ok || wr.Truncated() {
-			return memberErr(name, at, errors.New("not one whole WARC record"))
-		}
-		if !fn(wr.Header(), block) {
+	m := warc.NewMemberReader(f, 64<<10)
+	for m.Next() {
+		if !fn(m.Header(), m.Block()) {
 			return nil
 		}
 	}
-}
-
-// memberErr classifies a bad member at offset at: the end of the file
-// (cut short: a killed run) or not.
-func memberErr(name string, at int64, err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return &cutError{offset: at}
+	var cut *warc.CutError
+	if err := m.Err(); err != nil && !errors.As(err, &cut) {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return fmt.Errorf("%s: offset %d: %w", name, at, err)
-}
-
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
+	return m.Err()
 }

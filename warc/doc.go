@@ -15,6 +15,11 @@
 //     robotstat reads.
 //   - FieldValue reads one field of an application/warc-fields block
 //     (warcinfo, metadata; section 6.2).
+//   - MemberReader reads a file compressed record at a time (annex D.2:
+//     one gzip member per record) and holds it to that layout, for files
+//     whose writer is known (scan's own): a member cut by the end of the
+//     file is a *CutError naming where to cut the file back to, any other
+//     damage an error. It is the one reader here that decompresses.
 //
 // Deliberate deviations, all to read what archives really contain:
 //

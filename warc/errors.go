@@ -4,8 +4,8 @@ import "errors"
 
 // The data errors this package reports. None of them stops a Reader: each
 // is passed to Reader.Report with where it happened, and reading goes on.
-// ParseHTTPHeader returns its two; MemberReader, which holds a file to what
-// its writer wrote, makes any of them its Err.
+// ParseHTTPHeader returns its two. MemberReader's are its own (a
+// *CutError, ErrNotOneRecord in members.go).
 var (
 	// Stream: the bytes between records.
 	ErrGarbage = errors.New("garbage between records")    // bytes that are not a record; skipped to the next "WARC/"
