@@ -18,11 +18,20 @@ const (
 	OutcomeUnreachable
 )
 
+// The outcomes' names (Outcome.String): the values of the captures table's
+// outcome column (schema.OutcomeParsed, ...), defined once, here.
+const (
+	OutcomeNameParsed      = "parsed"
+	OutcomeNameRedirect    = "redirect"
+	OutcomeNameUnavailable = "unavailable"
+	OutcomeNameUnreachable = "unreachable"
+)
+
 var outcomeNames = [...]string{
-	OutcomeParsed:      "parsed",
-	OutcomeRedirect:    "redirect",
-	OutcomeUnavailable: "unavailable",
-	OutcomeUnreachable: "unreachable",
+	OutcomeParsed:      OutcomeNameParsed,
+	OutcomeRedirect:    OutcomeNameRedirect,
+	OutcomeUnavailable: OutcomeNameUnavailable,
+	OutcomeUnreachable: OutcomeNameUnreachable,
 }
 
 func (o Outcome) String() string {
