@@ -59,12 +59,4 @@ func gzipMember(p []byte) []byte {
 	return b.Bytes()
 }
 
-func gzipMembers(recs ...[]byte) []byte {
-	var out []byte
-	for _, r := range recs {
-		out = append(out, gzipMember(r)...)
-	}
-	return out
-}
-
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
