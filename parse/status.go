@@ -18,11 +18,20 @@ const (
 	OutcomeUnreachable
 )
 
+// The outcomes' names (Outcome.String): the values of the captures table's
+// outcome column (schema.OutcomeParsed, ...), defined once, here.
+const (
+	OutcomeNameParsed      = "parsed"
+	OutcomeNameRedirect    = "redirect"
+	OutcomeNameUnavailable = "unavailable"
+	OutcomeNameUnreachable = "unreachable"
+)
+
 var outcomeNames = [...]string{
-	OutcomeParsed:      "parsed",
-	OutcomeRedirect:    "redirect",
-	OutcomeUnavailable: "unavailable",
-	OutcomeUnreachable: "unreachable",
+	OutcomeParsed:      OutcomeNameParsed,
+	OutcomeRedirect:    OutcomeNameRedirect,
+	OutcomeUnavailable: OutcomeNameUnavailable,
+	OutcomeUnreachable: OutcomeNameUnreachable,
 }
 
 func (o Outcome) String() string {
@@ -34,7 +43,8 @@ func (o Outcome) String() string {
 
 // MaxRedirects is how many consecutive redirects are followed: RFC 9309
 // §2.3.1.2 says crawlers SHOULD follow at least five, and MAY treat more as
-// unavailable.
+// unavailable. It is the one definition of the limit: ChainOutcome's, the
+// sites table's (package reduce) and robotstat scan's default.
 const MaxRedirects = 5
 
 // StatusOptions shape StatusOutcome. The zero value is RFC 9309.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // ccLike builds n Common-Crawl-shaped request+response pairs, one gzip
@@ -29,6 +30,10 @@ func ccLike(n int) []byte {
 	return gzipMembers(recs...)
 }
 
+// BenchmarkWARCReader reads WARC records through the container stream, as
+// a decoder does (gzip member by member, package warc's Reader on top), one
+// sub-benchmark per fixture; package warc's BenchmarkReader is the reader
+// alone.
 func BenchmarkWARCReader(b *testing.B) {
 	fixtures := []struct {
 		name string
@@ -51,7 +56,7 @@ func BenchmarkWARCReader(b *testing.B) {
 			var rd bytes.Reader
 			var s stream
 			s.report = func(int64, error, []byte) {}
-			w := NewWARCReader(&s)
+			w := warc.NewReader(&s)
 			w.Locate = s.offsetAt
 			w.Boundary = s.boundaryAfter
 			buf := make([]byte, 0, 64<<10)
@@ -69,16 +74,6 @@ func BenchmarkWARCReader(b *testing.B) {
 	}
 }
 
-func BenchmarkParseHTTPHeader(b *testing.B) {
-	block := []byte("HTTP/1.1 200 OK\r\nDate: Sat, 18 May 2024 10:11:12 GMT\r\nServer: nginx\r\nContent-Type: text/plain\r\nX-Crawler-Content-Encoding: gzip\r\nX-Crawler-Content-Length: 912\r\nVary: Accept-Encoding\r\nContent-Length: 2981\r\n\r\n")
-	var h HTTPHeader
-	b.SetBytes(int64(len(block)))
-	b.ReportAllocs()
-	for b.Loop() {
-		ParseHTTPHeader(block, &h)
-	}
-}
-
 // BenchmarkPayloadDecode removes the codings a response header names, one
 // sub-benchmark per coding.
 func BenchmarkPayloadDecode(b *testing.B) {
@@ -93,8 +88,8 @@ func BenchmarkPayloadDecode(b *testing.B) {
 		{"gzip-header-but-decoded", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n", body},
 	} {
 		b.Run(fx.name, func(b *testing.B) {
-			var h HTTPHeader
-			ParseHTTPHeader([]byte(fx.header), &h)
+			var h warc.HTTPHeader
+			warc.ParseHTTPHeader([]byte(fx.header), &h)
 			var d payloadDecoder
 			p := make([]byte, len(fx.payload))
 			b.SetBytes(int64(len(fx.payload)))

@@ -257,6 +257,7 @@ const (
 	DefaultHeaderTimeout  = time.Minute
 	DefaultIdleTimeout    = time.Minute
 	DefaultDownloads      = 4
+	DefaultRetries        = 6 // Retry.MaxTries: tries in all, 1 s apart and doubling
 	// DefaultStopAfterRefused: two rounds of the default downloads.
 	DefaultStopAfterRefused = 8
 	// DefaultRate, in requests per second over all downloads: one a
@@ -309,7 +310,7 @@ func (c *Config) fill() {
 		c.HTTPClient = &http.Client{}
 	}
 	if c.Retry.MaxTries == 0 {
-		c.Retry.MaxTries = 6
+		c.Retry.MaxTries = DefaultRetries
 	}
 	if c.Retry.BaseDelay == 0 {
 		c.Retry.BaseDelay = time.Second

@@ -12,13 +12,14 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // errBreak is returned once by a stream's Read where broken compressed data
 // was skipped: the bytes before it and after it are not contiguous, so a
 // record that spans the break is incomplete. Reading again continues after
-// the break.
-var errBreak = errors.New("stream resynchronised after broken data")
+// the break. It is warc.ErrBreak, which the WARC reader takes as data.
+var errBreak = warc.ErrBreak
 
 // Magic numbers that select the container by content, never by file name.
 var (
@@ -161,7 +162,7 @@ func (s *stream) offsetAt(pos int64) int64 {
 }
 
 // boundaryAfter returns the decompressed offset of the first member (or
-// frame) known to begin after pos, or -1: WARCReader.Boundary. Every member
+// frame) known to begin after pos, or -1: warc.Reader.Boundary. Every member
 // that begins before the end of what Read delivered is in marks.
 func (s *stream) boundaryAfter(pos int64) int64 {
 	for _, m := range s.marks {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/robotstat/robotstat/internal/ascii"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // decoder reads one input at a time in its own goroutine. Its buffers are
@@ -16,7 +17,7 @@ type decoder struct {
 	r   *runner
 	src *source
 	s   stream
-	wr  *WARCReader
+	wr  *warc.Reader
 	buf []byte
 	tbr *bufio.Reader // tar's reader over s, for resynchronising
 	ts  tarSource
@@ -35,6 +36,17 @@ func (d *decoder) dataErr(off, rec int64, class Class, err error, ex []byte) {
 	if e := d.src.dataErr(off, rec, class, err, ex); e != nil && d.stop == nil {
 		d.stop = e
 	}
+}
+
+// warcErr counts a data error the WARC reader reported: one between
+// records (record -1: garbage, not a WARC) is the container's, one inside a
+// record the record's.
+func (d *decoder) warcErr(off, rec int64, err error, ex []byte) {
+	class := ClassRecord
+	if rec < 0 {
+		class = ClassContainer
+	}
+	d.dataErr(off, rec, class, err, ex)
 }
 
 // open starts reading the (possibly compressed) input rc: its container
@@ -90,7 +102,7 @@ func (d *decoder) flush(ctx context.Context) error {
 	return d.r.send(ctx, j)
 }
 
-var decoderPool = sync.Pool{New: func() any { return &decoder{wr: NewWARCReader(nil)} }}
+var decoderPool = sync.Pool{New: func() any { return &decoder{wr: warc.NewReader(nil)} }}
 
 // warcinfoLimit caps the warcinfo block read for isPartOf.
 const warcinfoLimit = 64 << 10
@@ -106,7 +118,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	wr.Reset(&d.s)
 	wr.Locate = d.s.offsetAt
 	wr.Boundary = d.s.boundaryAfter
-	wr.Report = d.dataErr
+	wr.Report = d.warcErr
 	crawl := src.crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
 	// Records counts every record header found, malformed ones included.
@@ -120,8 +132,8 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		}
 		h := wr.Header()
 		switch {
-		case bytes.Equal(h.Type, []byte("response")), bytes.Equal(h.Type, []byte("resource")):
-			if !all && !isRobotsPath(h.TargetURI) {
+		case bytes.Equal(h.Type(), []byte("response")), bytes.Equal(h.Type(), []byte("resource")):
+			if !all && !isRobotsPath(h.TargetURI()) {
 				r.otherResp.Add(1)
 				continue
 			}
@@ -130,8 +142,8 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				return err
 			}
 			j.kind, j.src, j.crawl, j.offset, j.index = jobWARC, src, crawl, wr.Offset(), wr.Index()
-			j.setWARC(h)
-			j.resource = bytes.Equal(h.Type, []byte("resource"))
+			h.CopyTo(&j.hdr)
+			j.resource = bytes.Equal(h.Type(), []byte("resource"))
 			j.block, j.stored, err = wr.ReadBlock(j.block[:0], r.cfg.RecordLimit)
 			j.cut = wr.Truncated()
 			if err != nil || wr.Overrun() {
@@ -147,13 +159,13 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if err := d.commit(ctx, len(j.block)); err != nil {
 				return err
 			}
-		case bytes.Equal(h.Type, []byte("metadata")):
+		case bytes.Equal(h.Type(), []byte("metadata")):
 			// A fetch that got no HTTP response, as robotstat scan records
 			// it (package scan): application/warc-fields with a negative
 			// fetchStatus (Heritrix's crawl-log codes). It becomes a
 			// capture with that status and no body, which RFC 9309 section
 			// 2.3.1.4 reads as unreachable. Other metadata is read past.
-			if !ascii.HasPrefixFold(h.ContentType, "application/warc-fields") || (!all && !isRobotsPath(h.TargetURI)) {
+			if !ascii.HasPrefixFold(h.ContentType(), "application/warc-fields") || (!all && !isRobotsPath(h.TargetURI())) {
 				continue
 			}
 			var err error
@@ -161,7 +173,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if err != nil {
 				return err
 			}
-			v := warcField(d.buf, "fetchStatus")
+			v := warc.FieldValue(d.buf, "fetchStatus")
 			if len(v) < 2 || v[0] != '-' {
 				continue
 			}
@@ -174,13 +186,13 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				return err
 			}
 			j.kind, j.src, j.crawl, j.offset, j.index = jobDirect, src, crawl, wr.Offset(), wr.Index()
-			j.url, j.status = string(h.TargetURI), int(-n)
-			j.time, _ = parseTime(h.Date)
+			j.url, j.status = string(h.TargetURI()), int(-n)
+			j.time, _ = parseTime(h.Date())
 			j.block, j.stored, j.cut = j.block[:0], 0, false
 			if err := d.commit(ctx, 0); err != nil {
 				return err
 			}
-		case bytes.Equal(h.Type, []byte("warcinfo")):
+		case bytes.Equal(h.Type(), []byte("warcinfo")):
 			if src.crawl != "" {
 				continue
 			}
@@ -192,7 +204,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			if wr.Overrun() {
 				continue
 			}
-			if v := warcField(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
+			if v := warc.FieldValue(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
 				crawl = string(v)
 			}
 		}
@@ -201,16 +213,4 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		return d.stop
 	}
 	return wr.Err()
-}
-
-// warcField returns the value of "name: value" in application/warc-fields.
-func warcField(b []byte, name string) []byte {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte("\n"))
-		if i := bytes.IndexByte(line, ':'); i > 0 && ascii.EqualFold(ascii.Trim(line[:i], &ascii.LineSpace), name) {
-			return ascii.Trim(line[i+1:], &ascii.LineSpace)
-		}
-	}
-	return nil
 }

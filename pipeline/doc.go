@@ -9,21 +9,17 @@
 // statistics or Parquet: consumers receive a *record.Capture and do with it what
 // they will.
 //
-// Run is the entry point. Underneath it, two readers are usable on their own:
-// WARCReader frames records (ISO 28500:2017, WARC 1.1 section 4-5; WARC/0.17,
-// 0.18 and 1.0 read the same way) and ParseHTTPHeader reads the HTTP/1.x
-// response header inside a record (RFC 9112 sections 2-5). Both are fuzzed,
-// as are the container layer (gzip members, zstd frames), the CSV reader
-// (against encoding/csv) and Run itself.
+// Run is the entry point. WARC records are framed and their HTTP headers
+// read by package warc, whose doc lists what it reads beyond the standard
+// (line endings, separators, garbage skipped to the next "WARC/", a
+// record's length cut at the end of its gzip member); this package feeds it
+// the decompressed stream, tells it where members begin and where broken
+// data was skipped, and counts what it reports. The container layer (gzip
+// members, zstd frames), the CSV reader (against encoding/csv) and Run
+// itself are fuzzed here.
 //
 // Deliberate deviations, all to read what archives really contain:
 //
-//   - Lines may end in LF or CR CR LF as well as CRLF, in WARC and HTTP
-//     headers alike; an HTTP status line may lack its reason phrase.
-//   - Records may be separated by any run of CR and LF, not exactly CRLF
-//     CRLF; anything else between records is a counted error, skipped up to
-//     the next "WARC/" (found anywhere, so that NUL padding does not hide a
-//     record) or the next gzip member.
 //   - Transfer and content codings (RFC 9112 section 7.1 chunked; gzip,
 //     deflate as zlib or bare, br) are removed only when the header names
 //     them and the bytes really are encoded: Common Crawl stores payloads
@@ -32,9 +28,8 @@
 //   - A gzip member or zstd frame is delivered only once it has decoded and
 //     its checksum matched (up to 4 MiB decompressed), and a broken one is
 //     rescanned from its second byte for the members it swallowed (RFC 1952
-//     members are found by their magic; nothing else marks them).
-//   - Where each record is compressed in a member of its own, a record's
-//     Content-Length cannot run past its member into the next record.
+//     members are found by their magic; nothing else marks them). Garbage
+//     between members is a counted error, skipped to the next member.
 //   - CSV (RFC 4180) is read as encoding/csv reads it with LazyQuotes, but a
 //     record is held up to 16 MiB: a quote that is never closed costs its
 //     row, not the rest of the dump.
@@ -53,5 +48,7 @@
 // in the Summary, and the run goes on; Config.Strict makes the first one fatal.
 // Environment errors (an input that cannot be opened or fetched, a cancelled
 // context, a failing consumer) end the run. The sentinel errors are in one
-// block in errors.go.
+// block in errors.go (the WARC and HTTP header ones are package warc's,
+// under the same names); a WARC error between records is ClassContainer,
+// one inside a record ClassRecord.
 package pipeline

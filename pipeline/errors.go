@@ -3,29 +3,33 @@ package pipeline
 import (
 	"errors"
 	"strconv"
+
+	"github.com/robotstat/robotstat/warc"
 )
 
 // Errors a run reports. Content and container errors (everything below except
 // the environment block) are data: they are counted by Class, located in a
 // *ReadError, and the run continues with the next record. Environment errors
-// end the run and are returned from Run wrapped with %w context.
+// end the run and are returned from Run wrapped with %w context. The WARC
+// and HTTP header errors are package warc's, under the same names, so that
+// errors.Is finds them through either package.
 var (
 	// Container: the compressed or framed stream itself is broken.
-	ErrGzip    = errors.New("broken gzip member")         // bad header, corrupt deflate data, checksum mismatch
-	ErrZstd    = errors.New("broken zstd frame")          // bad or truncated frame; skipped to the next frame
-	ErrGarbage = errors.New("garbage between records")    // bytes that are neither a gzip member nor a WARC record; skipped to the next one
-	ErrNotWARC = errors.New("input is not a WARC")        // no WARC/ line anywhere: an HTML error page, a listing, a binary
-	ErrTruncIn = errors.New("input ends inside a record") // the stream ended before Content-Length bytes of block
+	ErrGzip    = errors.New("broken gzip member") // bad header, corrupt deflate data, checksum mismatch
+	ErrZstd    = errors.New("broken zstd frame")  // bad or truncated frame; skipped to the next frame
+	ErrGarbage = warc.ErrGarbage                  // bytes that are neither a gzip member nor a WARC record; skipped to the next one
+	ErrNotWARC = warc.ErrNotWARC                  // no WARC/ line anywhere: an HTML error page, a listing, a binary
+	ErrTruncIn = warc.ErrTruncIn                  // the stream ended before Content-Length bytes of block (or inside a member, frame or tar entry)
 
 	// Record: one WARC record is malformed; it is skipped.
-	ErrHeaderTooLong = errors.New("WARC header too long")
-	ErrHeaderNoEnd   = errors.New("WARC header has no blank line")
-	ErrContentLength = errors.New("missing or invalid WARC Content-Length")
+	ErrHeaderTooLong = warc.ErrHeaderTooLong
+	ErrHeaderNoEnd   = warc.ErrHeaderNoEnd
+	ErrContentLength = warc.ErrContentLength
 
 	// HTTP: the response header inside a record is malformed; the record is skipped.
-	ErrStatusLine    = errors.New("malformed HTTP status line")
-	ErrHTTPHeaderEnd = errors.New("HTTP header has no blank line")
-	ErrHTTPTooLong   = errors.New("HTTP header too long")
+	ErrStatusLine    = warc.ErrStatusLine
+	ErrHTTPHeaderEnd = warc.ErrHTTPHeaderEnd
+	ErrHTTPTooLong   = errors.New("HTTP header too long") // longer than Config.RecordLimit
 
 	// Payload: the transfer or content coding is broken. The capture is still
 	// delivered with the body decoded as far as it went.
@@ -102,8 +106,9 @@ type ReadError struct {
 }
 
 // maxExcerpt caps the excerpt quoted in a ReadError: enough to recognise an
-// HTML page or a bad line, never a whole body.
-const maxExcerpt = 64
+// HTML page or a bad line, never a whole body (the cap of package warc's
+// excerpts, which ReadErrors quote).
+const maxExcerpt = warc.MaxExcerpt
 
 func (e *ReadError) Error() string {
 	b := make([]byte, 0, 128)

@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zlib"
 	"github.com/robotstat/robotstat/internal/ascii"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // maxDecoded bounds how far an encoded payload is inflated to learn its true
@@ -46,7 +47,7 @@ type payload struct {
 // Codings are removed only when the header names them and the bytes really
 // are encoded: Common Crawl stores payloads decoded (renaming the headers to
 // X-Crawler-*), and other tools sometimes decode without renaming.
-func (d *payloadDecoder) decode(h *HTTPHeader, p []byte, stored int64, limit int) payload {
+func (d *payloadDecoder) decode(h *warc.HTTPHeader, p []byte, stored int64, limit int) payload {
 	var r payload
 	if h != nil && !h.Crawler && h.TransferEncoding != nil && containsTokenFold(h.TransferEncoding, "chunked") && looksChunked(p) {
 		var ok bool

@@ -6,6 +6,7 @@ import (
 
 	"github.com/robotstat/robotstat/internal/ascii"
 	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/warc"
 )
 
 type jobKind uint8
@@ -13,21 +14,6 @@ type jobKind uint8
 const (
 	jobWARC   jobKind = iota // block holds an HTTP response (or a resource) as stored
 	jobDirect                // fields are set; block holds the body, already cut at BodyLimit
-)
-
-// span locates a field inside job.hdr; a < 0 means absent.
-type span struct{ a, b int32 }
-
-const (
-	fURL = iota
-	fDate
-	fRecordID
-	fIP
-	fDigest
-	fTruncated
-	fIdentified
-	fContentType
-	numFields
 )
 
 // rec is one record on its way from a decoder to a worker; its buffers are
@@ -39,9 +25,8 @@ type rec struct {
 	offset int64
 	index  int64
 
-	// WARC: the header as read and where its fields are.
-	hdr      []byte
-	f        [numFields]span
+	// WARC: the record's header, copied out of the reader.
+	hdr      warc.Header
 	resource bool // a resource record: no HTTP header expected
 
 	block  []byte
@@ -102,40 +87,18 @@ func (j *job) slot() *rec {
 
 func (j *job) full() bool { return j.n >= batchRecords || j.bytes >= batchBytes }
 
-// setWARC copies the header h into j.
-func (j *rec) setWARC(h *WARCHeader) {
-	j.hdr = append(j.hdr[:0], h.Raw...)
-	base := cap(h.Raw)
-	for i, v := range [numFields][]byte{h.TargetURI, h.Date, h.RecordID, h.IPAddress, h.PayloadDigest, h.Truncated, h.IdentifiedType, h.ContentType} {
-		if v == nil {
-			j.f[i] = span{-1, -1}
-			continue
-		}
-		a := base - cap(v)
-		j.f[i] = span{int32(a), int32(a + len(v))}
-	}
-}
-
 // fail reports a data error of record j, located by its offset, index and
 // WARC-Record-ID.
 func (j *rec) fail(class Class, err error, ex []byte) error {
 	return j.src.report(&ReadError{Source: j.src.name, Path: j.src.path, Offset: j.offset, Record: j.index,
-		RecordID: string(j.field(fRecordID)), Class: class, Err: err, Excerpt: excerpt(ex)})
-}
-
-func (j *rec) field(i int) []byte {
-	s := j.f[i]
-	if s.a < 0 {
-		return nil
-	}
-	return j.hdr[s.a:s.b]
+		RecordID: string(j.hdr.RecordID()), Class: class, Err: err, Excerpt: excerpt(ex)})
 }
 
 // workerState is what one worker reuses from capture to capture.
 type workerState struct {
 	id  int
 	c   record.Capture
-	hh  HTTPHeader
+	hh  warc.HTTPHeader
 	dec payloadDecoder
 	sc  []byte // string fields, converted to one string per capture
 }
@@ -189,7 +152,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 	}
 
 	block := j.block
-	var hh *HTTPHeader
+	var hh *warc.HTTPHeader
 	payload := block
 	stored := j.stored
 	if !j.resource {
@@ -198,7 +161,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 		// that is not one is the body itself, unless the record says it is
 		// HTTP or it starts like one.
 		hh = &w.hh
-		n, err := ParseHTTPHeader(block, hh)
+		n, err := warc.ParseHTTPHeader(block, hh)
 		switch err {
 		case nil:
 		case ErrHTTPHeaderEnd:
@@ -211,7 +174,7 @@ func (r *runner) process(w *workerState, j *rec) error {
 				return err
 			}
 		case ErrStatusLine:
-			if ascii.HasPrefixFold(block, "HTTP/") || ascii.HasPrefixFold(j.field(fContentType), "application/http") {
+			if ascii.HasPrefixFold(block, "HTTP/") || ascii.HasPrefixFold(j.hdr.ContentType(), "application/http") {
 				return j.fail(ClassHTTP, err, block)
 			}
 			hh, n = nil, 0
@@ -230,42 +193,43 @@ func (r *runner) process(w *workerState, j *rec) error {
 	}
 
 	// All string fields in one allocation.
+	h := &j.hdr
 	sc := w.sc[:0]
-	var pos [numFields + 3][2]int
+	var pos [numStrings][2]int
 	add := func(k int, v []byte) {
 		pos[k][0] = len(sc)
 		sc = append(sc, v...)
 		pos[k][1] = len(sc)
 	}
-	add(fURL, j.field(fURL))
-	add(fRecordID, j.field(fRecordID))
-	add(fIP, j.field(fIP))
-	add(fDigest, j.field(fDigest))
-	add(fTruncated, j.field(fTruncated))
-	add(fIdentified, j.field(fIdentified))
+	add(sURL, h.TargetURI())
+	add(sRecordID, h.RecordID())
+	add(sIP, h.IPAddress())
+	add(sDigest, h.PayloadDigest())
+	add(sTruncated, h.Truncated())
+	add(sIdentified, h.IdentifiedType())
 	if hh != nil {
-		add(numFields, hh.Reason)
-		add(numFields+1, hh.ContentType)
-		add(numFields+2, hh.Location)
+		add(sReason, hh.Reason)
+		add(sContentType, hh.ContentType)
+		add(sLocation, hh.Location)
 	} else {
-		add(numFields+1, j.field(fContentType)) // a resource's own media type
+		add(sContentType, h.ContentType()) // a resource's own media type
 	}
 	s := string(sc)
 	w.sc = sc
 	get := func(k int) string { return s[pos[k][0]:pos[k][1]] }
-	c.URL = get(fURL)
-	c.RobotsPath = isRobotsPath(j.field(fURL))
-	c.RecordID = get(fRecordID)
-	c.IP = get(fIP)
-	c.PayloadDigest = get(fDigest)
-	c.Truncated = get(fTruncated)
-	c.IdentifiedType = get(fIdentified)
-	c.FetchTime, _ = parseTime(j.field(fDate))
-	c.ContentType = get(numFields + 1)
+	c.URL = get(sURL)
+	c.RobotsPath = isRobotsPath(h.TargetURI())
+	c.RecordID = get(sRecordID)
+	c.IP = get(sIP)
+	c.PayloadDigest = get(sDigest)
+	c.Truncated = get(sTruncated)
+	c.IdentifiedType = get(sIdentified)
+	c.FetchTime, _ = parseTime(h.Date())
+	c.ContentType = get(sContentType)
 	if hh != nil {
 		c.Status = hh.Status
-		c.Reason = get(numFields)
-		c.Location = get(numFields + 2)
+		c.Reason = get(sReason)
+		c.Location = get(sLocation)
 	}
 	c.Body, c.BodyLen = pl.body, pl.n
 	c.BodyTruncated = j.cut || c.Truncated != "" || pl.truncated ||
@@ -275,9 +239,23 @@ func (r *runner) process(w *workerState, j *rec) error {
 	return r.consume(w.id, c)
 }
 
+// The string fields of a capture, cut from its one string.
+const (
+	sURL = iota
+	sRecordID
+	sIP
+	sDigest
+	sTruncated
+	sIdentified
+	sReason
+	sContentType
+	sLocation
+	numStrings
+)
+
 // identity reports a payload stored without codings to remove, so that its
 // Content-Length can be compared with what the archive holds.
-func identity(h *HTTPHeader) bool {
+func identity(h *warc.HTTPHeader) bool {
 	return h.Crawler || (h.TransferEncoding == nil && (h.ContentEncoding == nil || ascii.EqualFold(lastToken(h.ContentEncoding), "identity")))
 }
 

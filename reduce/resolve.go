@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -60,7 +61,7 @@ var reasonNames = [...]string{
 // maxHops is how many redirects are followed (RFC 9309 §2.3.1.2: "SHOULD
 // follow at least five consecutive redirects"); a capture reached after
 // the fifth that is again a redirect makes the answer unavailable.
-const maxHops = 5
+const maxHops = parse.MaxRedirects
 
 // capture is one answering capture: what sites reports of it and what
 // orders it against another.

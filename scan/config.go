@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/robotstat/robotstat/parse"
 )
 
 // Config shapes a scan. Start from DefaultConfig; Validate reports the first
@@ -75,7 +77,7 @@ const (
 	DefaultBodyLimit   = 512000   // RFC 9309 section 2.5: 500 KiB
 	DefaultCountLimit  = 10 << 20 // read on to 10 MiB to learn a body's size
 	DefaultFileSize    = 1 << 30
-	DefaultRedirects   = 5
+	DefaultRedirects   = parse.MaxRedirects // RFC 9309 section 2.3.1.2: at least five
 )
 
 // DefaultTimeouts are the timeouts of DefaultConfig.

@@ -1,18 +1,13 @@
 package scan
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
-	"github.com/klauspost/compress/gzip"
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // prior is what earlier runs left in Dir.
@@ -40,9 +35,9 @@ func ReadCrawl(dir string) (string, error) {
 		return "", err
 	}
 	var crawl string
-	err = readFile(files[0], func(h *pipeline.WARCHeader, block []byte) bool {
-		if string(h.Type) == typeWarcinfo {
-			crawl = string(fieldValue(block, "isPartOf"))
+	err = readFile(files[0], func(h *warc.Header, block []byte) bool {
+		if string(h.Type()) == typeWarcinfo {
+			crawl = string(warc.FieldValue(block, "isPartOf"))
 		}
 		return false
 	})
@@ -59,21 +54,21 @@ func readPrior(dir string) (*prior, error) {
 		return nil, err
 	}
 	for _, name := range files {
-		err := readFile(name, func(h *pipeline.WARCHeader, block []byte) bool {
-			if string(h.Type) == typeMetadata {
-				if host := fieldValue(block, "host"); len(host) > 0 && len(fieldValue(block, "outcome")) > 0 {
+		err := readFile(name, func(h *warc.Header, block []byte) bool {
+			if string(h.Type()) == typeMetadata {
+				if host := warc.FieldValue(block, "host"); len(host) > 0 && len(warc.FieldValue(block, "outcome")) > 0 {
 					p.done[string(host)] = struct{}{}
 				}
 			}
 			return true
 		})
-		var cut *cutError
+		var cut *warc.CutError
 		switch {
 		case errors.As(err, &cut):
-			if err := os.Truncate(name, cut.offset); err != nil {
+			if err := os.Truncate(name, cut.Offset); err != nil {
 				return nil, fmt.Errorf("cutting %s back to its last complete record: %w", name, err)
 			}
-			if cut.offset == 0 { // nothing complete, not even the warcinfo
+			if cut.Offset == 0 { // nothing complete, not even the warcinfo
 				if err := os.Remove(name); err != nil {
 					return nil, err
 				}
@@ -86,92 +81,26 @@ func readPrior(dir string) (*prior, error) {
 	return p, nil
 }
 
-// cutError reports a file whose gzip members end in one cut short, at
-// offset.
-type cutError struct{ offset int64 }
-
-func (e *cutError) Error() string {
-	return fmt.Sprintf("incomplete gzip member at offset %d", e.offset)
-}
-
 // readFile calls fn with each record of a scan file (one gzip member per
-// record) and the first 64 KiB of its block, until fn returns false. A last
-// member cut short returns a *cutError; a broken member elsewhere is an
-// error: the file is not one this package wrote whole.
-func readFile(name string, fn func(h *pipeline.WARCHeader, block []byte) bool) error {
+// record, as scan writes them) and the first 64 KiB of its block, until fn
+// returns false. A last member cut short returns a *warc.CutError; a broken
+// member elsewhere is an error naming the file and the member's offset:
+// the file is not one this package wrote whole.
+func readFile(name string, fn func(h *warc.Header, block []byte) bool) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	cr := &countReader{r: f}
-	br := bufio.NewReaderSize(cr, 64<<10)
-	var zr gzip.Reader
-	wr := pipeline.NewWARCReader(nil)
-	var block []byte
-	for {
-		at := cr.n - int64(br.Buffered())
-		if _, err := br.Peek(1); err == io.EOF {
-			return nil
-		}
-		if err := zr.Reset(br); err != nil {
-			return memberErr(name, at, err)
-		}
-		zr.Multistream(false)
-		wr.Reset(&zr)
-		ok := wr.Next()
-		if ok {
-			block, _, err = wr.ReadBlock(block[:0], 64<<10)
-			if err != nil {
-				return memberErr(name, at, err)
-			}
-		}
-		if wr.Err() != nil {
-			return memberErr(name, at, wr.Err())
-		}
-		// Read the member to its end: the CRC check is what says it is
-		// complete.
-		if _, err := io.Copy(io.Discard, &zr); err != nil {
-			return memberErr(name, at, err)
-		}
-		if !ok || wr.Truncated() {
-			return memberErr(name, at, errors.New("not one whole WARC record"))
-		}
-		if !fn(wr.Header(), block) {
+	m := warc.NewMemberReader(f, 64<<10)
+	for m.Next() {
+		if !fn(m.Header(), m.Block()) {
 			return nil
 		}
 	}
-}
-
-// memberErr classifies a bad member at offset at: the end of the file
-// (cut short: a killed run) or not.
-func memberErr(name string, at int64, err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return &cutError{offset: at}
+	var cut *warc.CutError
+	if err := m.Err(); err != nil && !errors.As(err, &cut) {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return fmt.Errorf("%s: offset %d: %w", name, at, err)
-}
-
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// fieldValue returns the value of name in an application/warc-fields block.
-func fieldValue(b []byte, name string) []byte {
-	for len(b) > 0 {
-		var line []byte
-		line, b, _ = bytes.Cut(b, []byte("\n"))
-		k, v, ok := bytes.Cut(line, []byte(":"))
-		if ok && strings.EqualFold(string(bytes.TrimSpace(k)), name) {
-			return bytes.TrimSpace(v)
-		}
-	}
-	return nil
+	return m.Err()
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/scan/scantest"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // testRecord is a record as read back by pipeline's WARC reader.
@@ -30,7 +30,7 @@ func (r *testRecord) field(name string) string {
 	if r.typ != typeMetadata && r.typ != typeWarcinfo {
 		return ""
 	}
-	return string(fieldValue(r.block, name))
+	return string(warc.FieldValue(r.block, name))
 }
 
 // readRecords reads every record of the scan files in dir, with the WARC
@@ -51,15 +51,15 @@ func readRecords(t testing.TB, dir string) []testRecord {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wr := pipeline.NewWARCReader(zr)
-		wr.Report = func(off, rec int64, class pipeline.Class, err error, ex []byte) {
-			t.Errorf("%s: offset %d record %d: %v: %v", name, off, rec, class, err)
+		wr := warc.NewReader(zr)
+		wr.Report = func(off, rec int64, err error, ex []byte) {
+			t.Errorf("%s: offset %d record %d: %v", name, off, rec, err)
 		}
 		for wr.Next() {
 			h := wr.Header()
 			raw := string(h.Raw)
-			r := testRecord{typ: string(h.Type), target: string(h.TargetURI), id: string(h.RecordID),
-				truncated: string(h.Truncated), ctype: string(h.ContentType), file: filepath.Base(name),
+			r := testRecord{typ: string(h.Type()), target: string(h.TargetURI()), id: string(h.RecordID()),
+				truncated: string(h.Truncated()), ctype: string(h.ContentType()), file: filepath.Base(name),
 				concurrent: headerField(raw, "WARC-Concurrent-To"), refers: headerField(raw, "WARC-Refers-To")}
 			r.block, _, err = wr.ReadBlock(nil, 1<<30)
 			if err != nil {

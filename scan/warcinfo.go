@@ -2,6 +2,7 @@ package scan
 
 import (
 	"hash/maphash"
+	"strconv"
 	"strings"
 )
 
@@ -14,7 +15,8 @@ func (s *scanner) warcinfo(name string) []byte {
 	f.add("format", "WARC File Format 1.1")
 	f.add("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/")
 	f.add("isPartOf", c.Crawl)
-	f.add("description", "robots.txt of each host, fetched as RFC 9309 section 2.3 describes (https then http, up to 5 redirects, 500 KiB kept); see the scan package doc for the metadata records")
+	f.add("description", "robots.txt of each host, fetched as RFC 9309 section 2.3 describes (https then http, up to "+
+		strconv.Itoa(c.MaxRedirects)+" redirects, "+sizeText(c.BodyLimit)+" kept); see the scan package doc for the metadata records")
 	f.add("robots", "only /robots.txt is fetched")
 	f.add("http-header-user-agent", c.UserAgent)
 	if op := contactURL(c.UserAgent); op != "" {
@@ -23,6 +25,15 @@ func (s *scanner) warcinfo(name string) []byte {
 	f.add("options", c.Options)
 	h := recordHeader{Type: typeWarcinfo, ID: newRecordID(), Date: s.fetcher.now(), Filename: name, ContentType: mediaFields}
 	return newEncoder().member(nil, &h, f.b)
+}
+
+// sizeText writes a byte count as the description says it: in KiB when it
+// is a whole number of them (the default, 500 KiB), else in bytes.
+func sizeText(n int64) string {
+	if n > 0 && n%1024 == 0 {
+		return strconv.FormatInt(n/1024, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // contactURL finds the contact URL in a User-Agent ("(+https://...)").

@@ -10,6 +10,10 @@ package schema
 // the Batch is warm; they are valid until Reset. The strings are ordinary Go
 // strings and may be kept.
 //
+// The tables whose rows are not a capture's have no slice here: analyze
+// writes an input's errors rows when it commits the input, robotstat sites
+// the sites, site_bots and site_history rows, each through WriterOf.
+//
 // A Batch is reusable (Reset keeps its memory) and not safe for concurrent
 // use: give each worker its own, with its own Sink.
 type Batch struct {
@@ -23,11 +27,6 @@ type Batch struct {
 	Rules       []RuleRow
 	Sitemaps    []SitemapRow
 	Diagnostics []DiagnosticRow
-	Errors      []ErrorRow // input errors, written by analyze beside its captures
-	// Built by robotstat sites.
-	Sites       []SiteRow
-	SiteBots    []SiteBotRow
-	SiteHistory []SiteHistoryRow
 
 	// Arenas for the slices inside the rows above.
 	Strings     Arena[string]
@@ -49,11 +48,7 @@ func (b *Batch) Reset() {
 	b.Rules = b.Rules[:0]
 	b.Sitemaps = b.Sitemaps[:0]
 	b.Diagnostics = b.Diagnostics[:0]
-	b.Errors = b.Errors[:0]
 	b.Verdicts = b.Verdicts[:0]
-	b.Sites = b.Sites[:0]
-	b.SiteBots = b.SiteBots[:0]
-	b.SiteHistory = b.SiteHistory[:0]
 	b.Strings.Reset()
 	b.Signals.Reset()
 	b.Floats.Reset()

@@ -1,6 +1,10 @@
 package schema
 
-import "time"
+import (
+	"time"
+
+	"github.com/robotstat/robotstat/parse"
+)
 
 // CaptureRow is a row of the captures table: one row per capture (one
 // fetched robots.txt, or the response a robots.txt fetch got), with what was
@@ -134,12 +138,13 @@ type CaptureRow struct {
 	Rank int64 `parquet:"rank,optional"`
 }
 
-// Values of captures.outcome.
+// Values of captures.outcome: the names of RFC 9309's outcomes as package
+// parse decides them (parse.Outcome.String).
 const (
-	OutcomeParsed      = "parsed"
-	OutcomeUnavailable = "unavailable"
-	OutcomeUnreachable = "unreachable"
-	OutcomeRedirect    = "redirect"
+	OutcomeParsed      = parse.OutcomeNameParsed
+	OutcomeUnavailable = parse.OutcomeNameUnavailable
+	OutcomeUnreachable = parse.OutcomeNameUnreachable
+	OutcomeRedirect    = parse.OutcomeNameRedirect
 )
 
 // Values of captures.status_class.

@@ -32,7 +32,7 @@ func compactRuns(t *testing.T, root string, n, per int, meta map[string]string) 
 		rows := schematest.Range(i*per, (i+1)*per)
 		var err error
 		if i%2 == 0 {
-			err = ds.Sink().Write(rows)
+			err = schematest.WriteSink(ds, rows)
 		} else {
 			err = schematest.Write(ds, rows, 7)
 		}
@@ -261,7 +261,7 @@ func TestCompact(t *testing.T) {
 	// New runs after a compaction are merged by the next one, alone.
 	ds := create(t, schema.Options{Dir: root, RunID: "late", Tables: schema.AnalyzeTables(), Metadata: meta, Version: "v-test"})
 	late := schematest.Range(5000, 5030)
-	if err := ds.Sink().Write(late); err != nil {
+	if err := schematest.WriteSink(ds, late); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
@@ -286,14 +286,14 @@ func TestCompactKeepsApart(t *testing.T) {
 	root := t.TempDir()
 	compactRuns(t, root, 3, 30, map[string]string{"robotstat.parse_limit": "512000"})
 	ds := create(t, schema.Options{Dir: root, RunID: "other", Tables: schema.AnalyzeTables(), Metadata: map[string]string{"robotstat.parse_limit": "1000"}, Version: "v-test"})
-	if err := ds.Sink().Write(schematest.Range(1000, 1030)); err != nil {
+	if err := schematest.WriteSink(ds, schematest.Range(1000, 1030)); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	ds = create(t, schema.Options{Dir: root, RunID: "broken", Tables: schema.AnalyzeTables(), Version: "v-test"})
-	if err := ds.Sink().Write(schematest.Range(2000, 2010)); err != nil {
+	if err := schematest.WriteSink(ds, schematest.Range(2000, 2010)); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.CommitOutcome(context.Background(), schema.Outcome{Err: errors.New("403")}); err != nil {
@@ -387,7 +387,7 @@ func TestCompactConflict(t *testing.T) {
 	}
 	time.Sleep(time.Millisecond)
 	ds := create(t, schema.Options{Dir: root, RunID: "in001", Tables: schema.AnalyzeTables(), Version: "v-test"})
-	if err := ds.Sink().Write(schematest.Range(10, 20)); err != nil {
+	if err := schematest.WriteSink(ds, schematest.Range(10, 20)); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Commit(context.Background()); err != nil {

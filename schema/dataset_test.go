@@ -108,7 +108,7 @@ func partition(crawl string) string {
 }
 
 // wantFiles returns the files a committed fixture dataset must hold.
-func wantFiles(rows *schema.Batch, tables []schema.TableName, run string) []string {
+func wantFiles(rows *schematest.Rows, tables []schema.TableName, run string) []string {
 	var want []string
 	for _, tb := range tables {
 		crawls := map[string]bool{}
@@ -250,7 +250,7 @@ func openFile(t *testing.T, path string) *parquet.File {
 func TestRerunReplaces(t *testing.T) {
 	dir := t.TempDir()
 	rows := schematest.Generate(30)
-	commit := func(run string, rows *schema.Batch) {
+	commit := func(run string, rows *schematest.Rows) {
 		t.Helper()
 		ds := create(t, schema.Options{Dir: dir, RunID: run})
 		if err := schematest.Write(ds, rows, 0); err != nil {
@@ -269,7 +269,7 @@ func TestRerunReplaces(t *testing.T) {
 
 	// The same run id with fewer crawls (a rerun after a change of input
 	// handling) must not leave the earlier run's other partitions behind.
-	one := &schema.Batch{}
+	one := &schematest.Rows{}
 	for _, c := range rows.Captures {
 		if c.Crawl == schematest.Crawls[0] {
 			one.Captures = append(one.Captures, c)

@@ -53,9 +53,7 @@ func (k Key) crawl() string { return k.Crawl }
 func CaptureID(recordID, crawl, path string, offset int64) string {
 	var buf [256]byte
 	b := buf[:0]
-	id := strings.TrimSpace(recordID)
-	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
-	if id != "" {
+	if id := TrimRecordID(recordID); id != "" {
 		b = append(b, "warc:"...)
 		b = append(b, id...)
 	} else {
@@ -68,4 +66,13 @@ func CaptureID(recordID, crawl, path string, offset int64) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// TrimRecordID returns a WARC-Record-ID as the warc_record_id columns
+// (captures, errors) and CaptureID take it: without the angle brackets of
+// its syntax ("<" uri ">", WARC 1.1 section 5.2) and the space around
+// them, so that the errors of a record join its capture.
+func TrimRecordID(id string) string {
+	id = strings.TrimSpace(id)
+	return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
 }

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"testing"
 )
@@ -78,5 +80,28 @@ func TestCaptureIDAllocs(t *testing.T) {
 	})
 	if allocs > 2 { // the returned strings
 		t.Errorf("CaptureID allocates %.0f times, want at most 1", allocs)
+	}
+}
+
+// TestTrimRecordID: the one trimming of a WARC-Record-ID, which the
+// captures and errors tables' warc_record_id and CaptureID share, so that
+// a record's errors join its capture.
+func TestTrimRecordID(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"<urn:uuid:a>", "urn:uuid:a"},
+		{"  <urn:uuid:a> \t", "urn:uuid:a"},
+		{"urn:uuid:a", "urn:uuid:a"},
+		{"<urn:uuid:a", "urn:uuid:a"},
+		{"<<urn:uuid:a>>", "<urn:uuid:a>"}, // one pair, as WARC 1.1 section 5.2 writes it
+		{"<>", ""},
+		{"", ""},
+	} {
+		if got := TrimRecordID(tt.in); got != tt.want {
+			t.Errorf("TrimRecordID(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		sum := sha256.Sum256([]byte("warc:" + tt.want))
+		if got := CaptureID(tt.in, "c", "p", 1); tt.want != "" && got != hex.EncodeToString(sum[:16]) {
+			t.Errorf("CaptureID(%q) = %s, want the id of warc:%s", tt.in, got, tt.want)
+		}
 	}
 }

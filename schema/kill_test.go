@@ -96,7 +96,7 @@ func kill(t *testing.T, cmd *exec.Cmd) {
 // partition's files together hold exactly the rows one commit writes to it.
 // It returns how many partitions were complete and how many temporary files
 // were found.
-func checkComplete(t *testing.T, root string, rows *schema.Batch) (complete, temps int) {
+func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, temps int) {
 	t.Helper()
 	perDir := map[string]int64{}
 	for _, tb := range schema.AllTables() {

@@ -19,7 +19,7 @@ import (
 func TestRecord(t *testing.T) {
 	root := t.TempDir()
 	rows := schematest.Generate(30)
-	commit := func(run string, rows *schema.Batch, o schema.Outcome) {
+	commit := func(run string, rows *schematest.Rows, o schema.Outcome) {
 		t.Helper()
 		ds := create(t, schema.Options{Dir: root, RunID: run, Input: "in/" + run, Metadata: map[string]string{"k": "v"}})
 		if err := schematest.Write(ds, rows, 0); err != nil {
@@ -56,7 +56,7 @@ func TestRecord(t *testing.T) {
 	}
 
 	// A rerun with fewer crawls: the record names only what is there now.
-	one := &schema.Batch{}
+	one := &schematest.Rows{}
 	for _, c := range rows.Captures {
 		if c.Crawl == schematest.Crawls[0] {
 			one.Captures = append(one.Captures, c)

@@ -3,10 +3,11 @@ package schema
 import "fmt"
 
 // Sink writes Batches into a Dataset for one worker: it holds, for every
-// enabled table, the writer that suits the table (a LocalWriter of its own
-// for the tables of many rows per capture, the shared TableWriter for the
-// others; see tableDefs), so the caller's flush is one call and names no
-// table.
+// enabled table a Batch carries, the writer that suits the table (a
+// LocalWriter of its own for the tables of many rows per capture, the
+// shared TableWriter for the others; see tableDefs), so the caller's flush
+// is one call and names no table. The tables that are not captures' rows
+// (errors, sites, site_bots, site_history) are written through WriterOf.
 //
 // A Sink is not safe for concurrent use: give each worker its own. Make
 // every Sink before Commit, which ships what their LocalWriters hold.
@@ -19,6 +20,9 @@ type Sink struct {
 func (d *Dataset) Sink() *Sink {
 	s := &Sink{}
 	for i, def := range d.defs {
+		if def.sink == nil {
+			continue // direct: its rows come through WriterOf
+		}
 		s.writes = append(s.writes, def.sink(d.tables[i]))
 		s.names = append(s.names, def.name)
 	}

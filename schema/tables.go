@@ -114,7 +114,7 @@ func tableNames() []string {
 // tableDef is everything the package needs to know of one table besides its
 // row type: its name, whether it is written by default, how its writer is
 // made and how a Sink hands it a Batch's rows. Adding a table is a row type,
-// a Batch field and a line here.
+// a Batch field and a line here (no Batch field for a direct table).
 type tableDef struct {
 	name TableName
 	dflt bool
@@ -123,7 +123,8 @@ type tableDef struct {
 	// open returns the table's TableWriter in d.
 	open func(d *Dataset) committer
 	// sink returns the function through which one Sink writes a Batch's
-	// rows of the table to w (open's result).
+	// rows of the table to w (open's result); nil for a table no Batch
+	// carries (direct).
 	sink func(w committer) func(*Batch) error
 	// count returns the table's rows in a Batch.
 	count func(*Batch) int
@@ -141,13 +142,13 @@ var tableDefs = [...]tableDef{
 	shared(Directives, true, func(b *Batch) []DirectiveRow { return b.Directives }),
 	shared(Signals, true, func(b *Batch) []SignalRow { return b.SignalRows }),
 	shared(Verdicts, true, func(b *Batch) []VerdictsRow { return b.Verdicts }),
-	shared(Errors, true, func(b *Batch) []ErrorRow { return b.Errors }),
+	direct[ErrorRow](Errors, true),
 	local(Rules, false, func(b *Batch) []RuleRow { return b.Rules }),
 	shared(Sitemaps, false, func(b *Batch) []SitemapRow { return b.Sitemaps }),
 	shared(Diagnostics, false, func(b *Batch) []DiagnosticRow { return b.Diagnostics }),
-	reduced(shared(Sites, true, func(b *Batch) []SiteRow { return b.Sites })),
-	reduced(shared(SiteBots, true, func(b *Batch) []SiteBotRow { return b.SiteBots })),
-	reduced(shared(SiteHistory, true, func(b *Batch) []SiteHistoryRow { return b.SiteHistory })),
+	reduced(direct[SiteRow](Sites, true)),
+	reduced(direct[SiteBotRow](SiteBots, true)),
+	reduced(direct[SiteHistoryRow](SiteHistory, true)),
 }
 
 // reduced marks d as built by robotstat sites.
@@ -187,6 +188,19 @@ func local[T Row](name TableName, dflt bool, rows func(*Batch) []T) tableDef {
 		return func(b *Batch) error { return l.Write(rows(b)) }
 	}
 	return d
+}
+
+// direct is a table whose rows are not a capture's, so that no Batch
+// carries them and a Sink does not write it (sink is nil): analyze writes
+// an input's errors when it commits the input, robotstat sites the tables
+// it builds, each through WriterOf.
+func direct[T Row](name TableName, dflt bool) tableDef {
+	return tableDef{
+		name: name, dflt: dflt,
+		open:   func(d *Dataset) committer { return newTableWriter[T](d, name) },
+		count:  func(*Batch) int { return 0 },
+		schema: parquet.SchemaOf(new(T)),
+	}
 }
 
 // botsTable is the bots table: blocks, written by a LocalWriter's own

@@ -22,8 +22,9 @@ step "go test -race -short ./..."; go test -race -short ./...
 step "every benchmark, one iteration"; go test -run '^$' -bench . -benchtime 1x ./...
 # go test ./... runs every fuzz target's seeds; a few seconds of fuzzing
 # each finds what a change to a reader broke before a review does.
-for target in FuzzContainer FuzzRun FuzzWARCReader FuzzCSVReader; do
-	step "fuzz $target, 10 s"; go test ./pipeline -run '^$' -fuzz "^$target\$" -fuzztime 10s -parallel 1
+for target in ./pipeline:FuzzContainer ./pipeline:FuzzRun ./pipeline:FuzzCSVReader ./warc:FuzzReader; do
+	pkg="${target%%:*}" name="${target#*:}"
+	step "fuzz $name in $pkg, 10 s"; go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime 10s -parallel 1
 done
 
 for mod in scripts/*/go.mod; do

@@ -24,7 +24,7 @@ func (a *Analyzer) captureRows(k *capture, dst *schema.Batch) {
 		Key:              k.key,
 		Source:           k.path,
 		RecordOffset:     c.Offset,
-		WARCRecordID:     trimRecordID(c.RecordID),
+		WARCRecordID:     schema.TrimRecordID(c.RecordID),
 		Scheme:           site.Scheme,
 		Port:             site.Port,
 		RegisteredDomain: site.RegisteredDomain,
@@ -126,10 +126,4 @@ func baseName(source string) string {
 		s = s[i+1:]
 	}
 	return s
-}
-
-func trimRecordID(id string) string {
-	id = strings.TrimSpace(id)
-	id = strings.TrimPrefix(id, "<")
-	return strings.TrimSuffix(id, ">")
 }

@@ -32,7 +32,7 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.s3.endpoint, "s3-endpoint", "", "s3:// inputs: an S3-compatible server at `URL` instead of AWS (path-style requests)")
 	fs.StringVar(&f.s3.region, "s3-region", "", "s3:// inputs: the bucket's `REGION` (default $AWS_REGION, else us-east-1, Common Crawl's)")
 	fs.StringVar(&f.s3.credentials, "s3-credentials", s3CredAuto, "s3:// inputs: `WHICH` credentials: auto (the environment's or ~/.aws/credentials when there are some, else anonymous), anonymous, or default (the AWS SDK's chain: instance roles, SSO too)")
-	fs.IntVar(&f.retries, "retries", 6, "http(s) inputs: `N` tries in all of a request refused (403, 429, 5xx) or cut, 1 s apart and doubling (a minute at most)")
+	fs.IntVar(&f.retries, "retries", pipeline.DefaultRetries, "http(s) inputs: `N` tries in all of a request refused (403, 429, 5xx) or cut, 1 s apart and doubling (a minute at most)")
 }
 
 // apply validates the flags into pc (cmd names the subcommand for usage

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/scan"
 	"github.com/robotstat/robotstat/scan/scantest"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // scanArgs returns the flags that point robotstat scan at the test servers,
@@ -242,9 +242,9 @@ func endRecords(t *testing.T, dir string) map[string]int {
 			f.Close()
 			continue // cut inside the first member
 		}
-		wr := pipeline.NewWARCReader(zr)
+		wr := warc.NewReader(zr)
 		for wr.Next() {
-			if string(wr.Header().Type) != "metadata" {
+			if string(wr.Header().Type()) != "metadata" {
 				continue
 			}
 			b, _, _ := wr.ReadBlock(nil, 1<<16)

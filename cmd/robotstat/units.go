@@ -411,7 +411,7 @@ func errorRows(r pipeline.UnitResult, crawl string) []schema.ErrorRow {
 			source = e.Source
 		}
 		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: source, Offset: &e.Offset,
-			RecordID: strings.TrimSuffix(strings.TrimPrefix(e.RecordID, "<"), ">"), Class: e.Class.String(), Excerpt: e.Excerpt}
+			RecordID: schema.TrimRecordID(e.RecordID), Class: e.Class.String(), Excerpt: e.Excerpt}
 		if e.Record >= 0 {
 			row.Record = &e.Record
 		}

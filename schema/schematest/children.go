@@ -25,7 +25,7 @@ var groupTokens = [...][]string{{"*"}, {"gptbot", "ccbot"}, {"google-extended"}}
 
 // add appends the rows that describe capture i (whose captures row is c)
 // to every table but captures.
-func add(r *schema.Batch, i int, c schema.CaptureRow) {
+func add(r *Rows, i int, c schema.CaptureRow) {
 	k := c.Key
 	parsed := c.Outcome == schema.OutcomeParsed
 	named := map[string]bool{}

@@ -24,16 +24,28 @@ var Crawls = [...]string{"CC-MAIN-2024-33", "CC-MAIN-2024-38", ""}
 // later.
 var Base = time.Date(2024, 8, 3, 12, 0, 0, 0, time.UTC)
 
+// Rows holds the rows of every table: a Batch (the tables of captures'
+// rows) and the tables no Batch carries, which production code writes
+// through schema.WriterOf (analyze an input's errors, robotstat sites the
+// tables it builds).
+type Rows struct {
+	schema.Batch
+	Errors      []schema.ErrorRow
+	Sites       []schema.SiteRow
+	SiteBots    []schema.SiteBotRow
+	SiteHistory []schema.SiteHistoryRow
+}
+
 // Generate returns the rows of n captures: Range(0, n).
-func Generate(n int) *schema.Batch { return Range(0, n) }
+func Generate(n int) *Rows { return Range(0, n) }
 
 // Range returns the rows of captures from to to-1: Capture(i) and the rows
 // of the other tables that describe it, the bots rows as one block per
 // capture over the Catalog. Ranges that do not overlap hold different
 // captures, so concurrent writers can each take one. The batch's slices
 // are its own (none is cut from its arenas): it may be read concurrently.
-func Range(from, to int) *schema.Batch {
-	r := &schema.Batch{}
+func Range(from, to int) *Rows {
+	r := &Rows{}
 	for i := from; i < to; i++ {
 		c := Capture(i)
 		r.Captures = append(r.Captures, c)
@@ -43,7 +55,7 @@ func Range(from, to int) *schema.Batch {
 }
 
 // Count returns how many rows of table t the batch holds.
-func Count(r *schema.Batch, t schema.TableName) int {
+func Count(r *Rows, t schema.TableName) int {
 	n := 0
 	ForEachKey(r, t, func(schema.Key) { n++ })
 	return n
@@ -53,7 +65,7 @@ func Count(r *schema.Batch, t schema.TableName) int {
 // TableWriter (the bots blocks as rows, through parquet-go's writer) in
 // batches of batch rows (all of them at once when batch <= 0). It does not
 // commit and leaves r as it is.
-func Write(ds *schema.Dataset, r *schema.Batch, batch int) error {
+func Write(ds *schema.Dataset, r *Rows, batch int) error {
 	return cmp.Or(
 		WriteBatches(schema.WriterOf[schema.CaptureRow](ds), r.Captures, batch),
 		WriteBatches(schema.WriterOf[schema.GroupRow](ds), r.Groups, batch),
@@ -62,12 +74,31 @@ func Write(ds *schema.Dataset, r *schema.Batch, batch int) error {
 		WriteBatches(schema.WriterOf[schema.DirectiveRow](ds), r.Directives, batch),
 		WriteBatches(schema.WriterOf[schema.SignalRow](ds), r.SignalRows, batch),
 		WriteBatches(schema.WriterOf[schema.VerdictsRow](ds), r.Verdicts, batch),
-		WriteBatches(schema.WriterOf[schema.SiteRow](ds), r.Sites, batch),
-		WriteBatches(schema.WriterOf[schema.SiteBotRow](ds), r.SiteBots, batch),
-		WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds), r.SiteHistory, batch),
 		WriteBatches(schema.WriterOf[schema.RuleRow](ds), r.Rules, batch),
 		WriteBatches(schema.WriterOf[schema.SitemapRow](ds), r.Sitemaps, batch),
 		WriteBatches(schema.WriterOf[schema.DiagnosticRow](ds), r.Diagnostics, batch),
+		writeDirect(ds, r, batch),
+	)
+}
+
+// WriteSink writes r as production code does: its Batch through a new Sink
+// of ds (as analyze's workers write captures' rows; the Batch is reset),
+// the errors, sites, site_bots and site_history rows through their
+// TableWriters (as analyze's input commits and robotstat sites write
+// them). It does not commit.
+func WriteSink(ds *schema.Dataset, r *Rows) error {
+	if err := ds.Sink().Write(&r.Batch); err != nil {
+		return err
+	}
+	return writeDirect(ds, r, 0)
+}
+
+// writeDirect writes the rows of the tables no Batch carries.
+func writeDirect(ds *schema.Dataset, r *Rows, batch int) error {
+	return cmp.Or(
+		WriteBatches(schema.WriterOf[schema.SiteRow](ds), r.Sites, batch),
+		WriteBatches(schema.WriterOf[schema.SiteBotRow](ds), r.SiteBots, batch),
+		WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds), r.SiteHistory, batch),
 		WriteBatches(schema.WriterOf[schema.ErrorRow](ds), r.Errors, batch),
 	)
 }
@@ -181,7 +212,7 @@ func Capture(i int) schema.CaptureRow {
 }
 
 // ForEachKey calls f with the Key of every row of table t of r, in order.
-func ForEachKey(r *schema.Batch, t schema.TableName, f func(schema.Key)) {
+func ForEachKey(r *Rows, t schema.TableName, f func(schema.Key)) {
 	switch t {
 	case schema.Captures:
 		for _, x := range r.Captures {

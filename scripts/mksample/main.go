@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/warc"
 )
 
 func main() {
@@ -87,14 +87,14 @@ func heritrix(path string) ([]realCapture, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := pipeline.NewWARCReader(zr)
+	r := warc.NewReader(zr)
 	var out []realCapture
 	for r.Next() {
 		h := r.Header()
-		if string(h.Type) != "response" || !strings.HasSuffix(string(h.TargetURI), "/robots.txt") {
+		if string(h.Type()) != "response" || !strings.HasSuffix(string(h.TargetURI()), "/robots.txt") {
 			continue
 		}
-		c := realCapture{uri: string(h.TargetURI), date: warcDate(string(h.Date)), ip: string(h.IPAddress)}
+		c := realCapture{uri: string(h.TargetURI()), date: warcDate(string(h.Date())), ip: string(h.IPAddress())}
 		block, _, err := r.ReadBlock(nil, 1<<20)
 		if err != nil {
 			return nil, err

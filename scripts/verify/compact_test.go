@@ -25,7 +25,7 @@ func TestDuckDBCompacted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := ds.Sink().Write(schematest.Range(i*40, (i+1)*40)); err != nil {
+		if err := schematest.WriteSink(ds, schematest.Range(i*40, (i+1)*40)); err != nil {
 			t.Fatal(err)
 		}
 		if err := ds.Commit(context.Background()); err != nil {

@@ -73,7 +73,7 @@ func run(m *testing.M) (int, error) {
 	}
 
 	escapeRoot = tmp + "/escape"
-	rows := &schema.Batch{}
+	rows := &schematest.Rows{}
 	for i, crawl := range escapeCrawls {
 		c := schematest.Capture(i)
 		c.Crawl = crawl
@@ -114,7 +114,7 @@ func run(m *testing.M) (int, error) {
 	return m.Run(), nil
 }
 
-func writeDataset(o schema.Options, rows *schema.Batch) error {
+func writeDataset(o schema.Options, rows *schematest.Rows) error {
 	ds, err := schema.Create(o)
 	if err != nil {
 		return err
@@ -127,7 +127,7 @@ func writeDataset(o schema.Options, rows *schema.Batch) error {
 }
 
 // crawlCounts returns how many rows of table t each crawl has in rows.
-func crawlCounts(rows *schema.Batch, t schema.TableName) map[string]int {
+func crawlCounts(rows *schematest.Rows, t schema.TableName) map[string]int {
 	m := map[string]int{}
 	schematest.ForEachKey(rows, t, func(k schema.Key) { m[k.Crawl]++ })
 	return m

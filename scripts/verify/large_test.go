@@ -93,7 +93,7 @@ func TestLargeFile(t *testing.T) {
 // zero-row file that DuckDB can describe and count.
 func TestEmptyTables(t *testing.T) {
 	root := t.TempDir()
-	rows := &schema.Batch{Captures: schematest.Generate(3).Captures}
+	rows := &schematest.Rows{Batch: schema.Batch{Captures: schematest.Generate(3).Captures}}
 	if err := writeDataset(schema.Options{Dir: root, RunID: "empty", Tables: schema.AllTables()}, rows); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 // syntax error and specification violation fails, block and payload
 // digests are recomputed, and the end-of-record marker is checked. It is
 // the second reader robotstat scan's output is checked with (the first is
-// pipeline.WARCReader), so that a mistake shared by robotstat's writer and
+// package warc's Reader), so that a mistake shared by robotstat's writer and
 // reader cannot pass.
 //
 //	go run ./scripts/warccheck DIR/warc/*.warc.gz

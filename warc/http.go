@@ -1,4 +1,4 @@
-package pipeline
+package warc
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 // HTTPHeader is the part of an HTTP/1.x response header that robotstat
 // reads (RFC 9112 section 4 status line, section 5 fields). Every []byte
 // field aliases the parsed block and lives as long as it; nil when absent.
+// An HTTPHeader is a plain value, refilled by each ParseHTTPHeader.
 type HTTPHeader struct {
 	Proto  []byte // "HTTP/1.1"
 	Status int    // 100..999
@@ -27,7 +28,8 @@ type HTTPHeader struct {
 
 // ParseHTTPHeader parses the response header at the start of block into h
 // and returns the length of the header including its blank line, so that
-// block[n:] is the payload. It never allocates.
+// block[n:] is the payload. It never allocates and is safe for concurrent
+// use (on different headers).
 //
 // It tolerates what archives contain: LF-only lines, CR CR LF, a missing
 // reason phrase, a status line with extra spaces, empty lines before the
