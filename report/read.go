@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotstat/robotstat/internal/outfile"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -178,10 +179,13 @@ func readTable[T schema.Row](ctx context.Context, files []schema.File, add func(
 	return n, nil
 }
 
-// WriteHTMLFile writes the page under a temporary name beside path and
-// renames it into place, so a reader never sees half a page.
+// WriteHTMLFile writes the page to path through internal/outfile: a
+// regular file (or none) under a temporary name beside it, renamed into
+// place, so a reader never sees half a page; a character device or FIFO
+// (/dev/stdout, a named pipe) written through, never replaced; a link
+// followed; anything else refused.
 func WriteHTMLFile(path string, data *Data) error {
-	if err := writeAtomic(path, func(w io.Writer) error { return WriteHTML(w, data) }); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error { return WriteHTML(w, data) }); err != nil {
 		return fmt.Errorf("report: --html: %w", err)
 	}
 	return nil
