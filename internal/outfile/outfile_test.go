@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -237,5 +238,37 @@ func TestRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "nowhere")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a dangling link's target was created: %v", err)
+	}
+}
+
+// TestProcFDLink: a link to /proc/self/fd/N (what /dev/stdout is on
+// Linux), here a pipe's write end, is written through to the pipe: the
+// issue's "symlink to /proc/self/fd/1", which the old code replaced with a
+// regular file.
+func TestProcFDLink(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	fd := "/proc/self/fd/" + strconv.Itoa(int(w.Fd()))
+	if _, err := os.Stat(fd); err != nil {
+		t.Skipf("no %s: %v", fd, err)
+	}
+	link := filepath.Join(t.TempDir(), "stdout")
+	if err := os.Symlink(fd, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(link, text("to the pipe")); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	b, _ := io.ReadAll(r)
+	if string(b) != "to the pipe" {
+		t.Fatalf("pipe got %q", b)
+	}
+	if m := mode(t, link); m&fs.ModeSymlink == 0 {
+		t.Fatalf("the link is now %v", m)
 	}
 }
