@@ -55,7 +55,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	for _, t := range reportTables {
 		files, uncommitted, err := ix.TableFiles(t)
 		if uncommitted > 0 {
-			data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run (a killed run or one still writing, or copied in by hand): not counted", uncommitted, t))
+			data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run (a killed run or one still writing, or copied in by hand): not counted here, but a query that globs *.parquet counts them until the next robotstat analyze, sites or compact into %s removes them (robotstat status %s says what is left)", uncommitted, t, dir, dir))
 		}
 		switch {
 		case errors.Is(err, schema.ErrNoTable) && t == schema.Sites:
@@ -101,7 +101,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	// site_history first: the panel and the first-block cohorts.
 	hist, uncommitted, err := ix.TableFiles(schema.SiteHistory)
 	if uncommitted > 0 {
-		data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run: not counted", uncommitted, schema.SiteHistory))
+		data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run: not counted here (the next robotstat analyze, sites or compact into %s removes them)", uncommitted, schema.SiteHistory, dir))
 	}
 	switch {
 	case errors.Is(err, schema.ErrNoTable):

@@ -82,6 +82,12 @@ added twice. An input that cannot be read (a download refused after its
 retries) is recorded as failed and the run goes on (exit code 5); a rerun
 retries it. Nothing is written outside --out.
 
+One writer at a time: analyze locks --out (--out/_robotstat/lock), exclusive
+without --shard, shared with it (the tasks of a sharded run write into one
+--out together), and refuses to start (exit 2) while another robotstat
+holds it in a mode that excludes its own. Taking the lock removes what a
+killed robotstat left in --out (see README.md, One writer at a time).
+
 Examples:
   robotstat analyze --out out/
   robotstat analyze --out out/ CC-MAIN-2024-33 CC-MAIN-2024-38 --sample 20
@@ -313,6 +319,11 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("reading what --out holds: %w", err)
 		}
 	}
+	unlock, err := m.lockOut("analyze", f.out, f.shard == "") // shards share --out: they lock it shared
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	uw, err := newUnitWriter(ctx, schema.Options{
 		Dir:           f.out,
 		Tables:        tables,
