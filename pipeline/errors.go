@@ -50,6 +50,10 @@ var (
 	// counted row error at offset 0 (wrapped with ErrRow in a *ReadError),
 	// naming the columns the header has; the run goes on.
 	ErrNoURLColumn = errors.New("the CSV header names no url or host column")
+	// ErrOutputDir: a folder named as an input is a robotstat output
+	// folder (it has _robotstat/): its tables and records are not
+	// robots.txt captures.
+	ErrOutputDir = errors.New("is a robotstat output folder (it has _robotstat/), not input: give the folder of the WARCs or dumps it was made from; robotstat report, sites, status and compact read an output folder")
 	// ErrNotHostName: a file named as an input has no container format
 	// (not a WARC, dump, tar, manifest) and its name is not a host name, so
 	// it is not a robots.txt named by host either (hostname.go).

@@ -400,6 +400,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		OtherResponses:  sum.OtherResponses,
 		Empty:           sum.Empty,
 		EmptyExamples:   sum.EmptyExamples,
+
+		Duplicates: sum.Duplicates, DuplicateExamples: sum.DuplicateExamples,
+		OutputDirs: sum.OutputDirs, OutputDirExamples: sum.OutputDirExamples,
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -491,6 +494,13 @@ type analyzeResult struct {
 	// Empty counts the inputs that held no record or row at all.
 	Empty         int64    `json:"inputs_empty,omitempty"`
 	EmptyExamples []string `json:"inputs_empty_examples,omitempty"`
+	// Duplicates counts the inputs named twice (one file by two names
+	// among them), read once; OutputDirs the robotstat output folders
+	// inside input folders, not read.
+	Duplicates        int      `json:"inputs_duplicate,omitempty"`
+	DuplicateExamples []string `json:"inputs_duplicate_examples,omitempty"`
+	OutputDirs        int64    `json:"output_folders_skipped,omitempty"`
+	OutputDirExamples []string `json:"output_folders_skipped_examples,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -512,6 +522,21 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		}
 		fmt.Fprintf(w, "robotstat: %d %s not read: %s (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
 			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is not a host name", "their names are not host names"), ex)
+	}
+	if r.Duplicates > 0 {
+		ex := strings.Join(r.DuplicateExamples, ", ")
+		if r.Duplicates > len(r.DuplicateExamples) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d %s named twice, read once: %s\n", r.Duplicates, plural(r.Duplicates, "input", "inputs"), ex)
+	}
+	if r.OutputDirs > 0 {
+		ex := strings.Join(r.OutputDirExamples, ", ")
+		if r.OutputDirs > int64(len(r.OutputDirExamples)) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d robotstat output %s inside the input folders not read: %s (%s _robotstat/: tables and records, not robots.txt files)\n",
+			r.OutputDirs, plural(int(r.OutputDirs), "folder", "folders"), ex, plural(int(r.OutputDirs), "it has", "they have"))
 	}
 	if r.Empty > 0 {
 		ex := strings.Join(r.EmptyExamples, ", ")
