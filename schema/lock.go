@@ -60,9 +60,10 @@ type DirLock struct {
 // previous files were removed: rolled forward), and every file of a run a
 // compaction absorbed. A shared holder removes only what writers that
 // hold the lock exclusive leave, since no such writer can be alive beside
-// it: leftovers in the sites tables' folders (robotstat sites's), and,
-// when an exclusive holder was killed (its entry in LockFile is still
-// there), those of a killed compaction. The leftovers of a sharded task's
+// it: leftovers in the sites tables' folders (robotstat sites's, but for
+// its record's temporary file, hidden and harmless, which would cost a
+// listing of every record), and, when an exclusive holder was killed (its
+// entry in LockFile is still there), those of a killed compaction. The leftovers of a sharded task's
 // own inputs are that task's to remove when it reads them again (analyze
 // sweeps its inputs' run ids as it starts them).
 //
@@ -181,14 +182,22 @@ func (l *DirLock) recoverLeftovers() error {
 		// Shared without a lock: an exclusive writer might be running.
 		mine = func(string, TableName) bool { return false }
 		dirty = false
+	case !dirty:
+		// Shared, no exclusive writer killed: the sites tables' leftovers
+		// only, which need no index of every record (a shard of a crawl
+		// of 70k inputs starts without reading 70k records once more).
+		res, err := sweepReduce(l.root)
+		l.Recovered, l.RecoveredExamples = res.n, res.examples
+		return err
 	default:
-		// Shared: what only exclusive holders write.
+		// Shared after a killed exclusive writer: what only exclusive
+		// holders write.
 		reduce := map[TableName]bool{}
 		for _, t := range ReduceTables() {
 			reduce[t] = true
 		}
 		mine = func(id string, t TableName) bool {
-			return reduce[t] || dirty && strings.HasPrefix(id, CompactRunPrefix)
+			return reduce[t] || strings.HasPrefix(id, CompactRunPrefix)
 		}
 	}
 	res, err := sweep(l.root, mine, l.exclusive || dirty, false)

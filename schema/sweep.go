@@ -155,6 +155,79 @@ func sweep(root string, mine func(id string, t TableName) bool, absorbed, dry bo
 	return res, errors.Join(errs...)
 }
 
+// sweepReduce removes the leftovers in the reduce tables' partitions (the
+// sites step's: temporary files, files its run's record does not name),
+// reading only the records of the run ids found there.
+func sweepReduce(root string) (sweepResult, error) {
+	var res sweepResult
+	recs := map[string]map[string]bool{} // run id -> the files its record names
+	named := func(id, rel string) (bool, error) {
+		files, ok := recs[id]
+		if !ok {
+			r, err := readRecord(root, id)
+			if err != nil {
+				return false, err
+			}
+			files = map[string]bool{}
+			if r != nil {
+				for _, f := range r.Files {
+					files[f.Path] = true
+				}
+			}
+			recs[id] = files
+		}
+		return files[rel], nil
+	}
+	var errs []error
+	for _, t := range ReduceTables() {
+		tdir := filepath.Join(root, string(t))
+		parts, err := os.ReadDir(tdir)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, fmt.Errorf("schema: listing %s: %w", tdir, err))
+			}
+			continue
+		}
+		for _, pd := range parts {
+			if !pd.IsDir() || !strings.HasPrefix(pd.Name(), "crawl=") {
+				continue
+			}
+			pdir := filepath.Join(tdir, pd.Name())
+			files, err := os.ReadDir(pdir)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("schema: listing %s: %w", pdir, err))
+				continue
+			}
+			for _, f := range files {
+				id, temp, ok := partRunID(f.Name())
+				if !ok {
+					continue
+				}
+				p := filepath.Join(pdir, f.Name())
+				kind := &res.Temps
+				if !temp {
+					in, err := named(id, string(t)+"/"+pd.Name()+"/"+f.Name())
+					if err != nil {
+						return res, err
+					}
+					if in {
+						continue
+					}
+					kind = &res.Unnamed
+				}
+				if err := os.Remove(p); err != nil {
+					if !errors.Is(err, os.ErrNotExist) {
+						errs = append(errs, fmt.Errorf("schema: removing leftover %s: %w", p, err))
+					}
+					continue
+				}
+				res.add(root, p, kind)
+			}
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
 // partRunID returns the run id of a table file's name (part-<id>.<gen>...)
 // or of its hidden temporary file's, and whether it is the latter.
 func partRunID(name string) (id string, temp, ok bool) {
