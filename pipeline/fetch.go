@@ -391,7 +391,7 @@ func (b *httpBody) start() error {
 		// resumed at that count in the compressed bytes).
 		req.Header.Set("Accept-Encoding", "identity")
 		// A resume asks again for the last bytes it has (at most
-		// resumeOverlap) and compares them (checkResume).
+		// resumeOverlap) and compares them (checkOverlap).
 		from := b.got - int64(b.tailN)
 		if b.got > 0 {
 			req.Header.Set("Range", "bytes="+strconv.FormatInt(from, 10)+"-")
