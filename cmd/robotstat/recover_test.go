@@ -163,6 +163,9 @@ func testKilledCommits(t *testing.T, bin string, inputs []string) {
 			if code != 0 || !strings.Contains(stdout, "leftovers: ") || !strings.Contains(stdout, "the next robotstat analyze, sites or compact into") {
 				t.Errorf("status after the kill: exit %d\n%s", code, stdout)
 			}
+			if _, stderr, code := run(t, "", "report", killed); code != 0 || !strings.Contains(stderr, "a query that globs *.parquet counts") {
+				t.Errorf("report after the kill: exit %d\n%s", code, stderr)
+			}
 			for _, n := range next {
 				t.Run(n.name, func(t *testing.T) {
 					dir := filepath.Join(t.TempDir(), "out")
