@@ -43,6 +43,7 @@ var (
 	ErrGaveUp   = errors.New("gave up fetching")                     // HTTP(S) input failed after Config.Retry.MaxTries tries
 	ErrSlowDown = errors.New("server asks to slow down")             // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
 	ErrFetch    = errors.New("fetch failed")                         // HTTP status that is not worth retrying (404, 410, ...)
+	ErrChanged  = errors.New("the object changed while it was read") // a resume's answer is of another version (ETag, Last-Modified, length): not resumable, not retried
 	ErrRefused  = errors.New("the server kept refusing")             // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
 	ErrStopped  = errors.New("stopped: the endpoint keeps refusing") // Config.StopAfterRefused downloads in a row refused: ends the run, even under KeepGoing
 	ErrShard    = errors.New("invalid shard")                        // ParseShard / Config.Validate
@@ -54,6 +55,10 @@ var (
 	// counted row error at offset 0 (wrapped with ErrRow in a *ReadError),
 	// naming the columns the header has; the run goes on.
 	ErrNoURLColumn = errors.New("the CSV header names no url or host column")
+	// ErrOutputDir: a folder named as an input is a robotstat output
+	// folder (it has _robotstat/): its tables and records are not
+	// robots.txt captures.
+	ErrOutputDir = errors.New("is a robotstat output folder (it has _robotstat/), not input: give the folder of the WARCs or dumps it was made from; robotstat report, sites, status and compact read an output folder")
 	// ErrNotHostName: a file named as an input has no container format
 	// (not a WARC, dump, tar, manifest) and its name is not a host name, so
 	// it is not a robots.txt named by host either (hostname.go).

@@ -18,7 +18,11 @@ import (
 // fetcher streams http(s) inputs: it retries 403, 429 and 5xx with backoff
 // and Retry-After, recognises S3's 503 SlowDown, and resumes a dropped or
 // stalled connection with a Range request, so that a multi-gigabyte WARC
-// never lands on disk and one hiccup does not cost the whole download.
+// never lands on disk and one hiccup does not cost the whole download. A
+// resume's answer is checked before it is used (RFC 9110 sections 14.4
+// and 8.8: its Content-Range, its length, its validators, and the
+// resumeOverlap bytes it repeats), so that bytes of another offset or of
+// another version of the object are never spliced into the stream.
 // Every request has a connect, a response-header and an idle-read timeout
 // (Config.ConnectTimeout, HeaderTimeout, IdleTimeout), whatever the
 // client: a server that stalls is a failed try, not a hung run.
@@ -193,6 +197,13 @@ type httpBody struct {
 	cur     *try  // the request whose body is being read
 	status  int   // HTTP status of the last failed try, 0 for none or a network failure
 	closed  bool  // Close has given the download slot back
+
+	// What the first answer said of the object (ETag, Last-Modified),
+	// and the last bytes delivered: a resume's answer must agree with
+	// them (changed, checkOverlap).
+	etag, modified string
+	tail           [resumeOverlap]byte
+	tailN          int // bytes of tail in use: min(got, resumeOverlap)
 }
 
 // try is one request: its context is cancelled, with a *timeoutError as
@@ -274,6 +285,7 @@ func (b *httpBody) Read(p []byte) (int, error) {
 		b.got += int64(n)
 		if n > 0 {
 			b.tries = 0
+			b.keepTail(p[:n])
 		}
 		if err == nil {
 			return n, nil
@@ -373,8 +385,16 @@ func (b *httpBody) start() error {
 		if err != nil {
 			return err
 		}
+		// Byte offsets are the stored bytes': never let the transport ask
+		// for gzip and decompress behind our back (a .warc.gz served with
+		// Content-Encoding: gzip would be counted decompressed, then
+		// resumed at that count in the compressed bytes).
+		req.Header.Set("Accept-Encoding", "identity")
+		// A resume asks again for the last bytes it has (at most
+		// resumeOverlap) and compares them (checkOverlap).
+		from := b.got - int64(b.tailN)
 		if b.got > 0 {
-			req.Header.Set("Range", "bytes="+strconv.FormatInt(b.got, 10)+"-")
+			req.Header.Set("Range", "bytes="+strconv.FormatInt(from, 10)+"-")
 		}
 		resp, err := b.f.do(req)
 		if err != nil {
@@ -396,13 +416,28 @@ func (b *httpBody) start() error {
 		if resp.StatusCode < 300 {
 			b.f.refused.Store(0) // the endpoint answers again
 		}
+		if b.got > 0 && (resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusPartialContent) {
+			if err := b.changed(resp); err != nil {
+				resp.Body.Close()
+				b.endRequest()
+				return fmt.Errorf("%w %s: %w", ErrChanged, b.url, err)
+			}
+		}
 		switch {
 		case resp.StatusCode == http.StatusOK:
 			b.body = resp.Body
-			if b.got > 0 {
-				// The server ignored Range: skip what was already read.
-				if _, err := io.CopyN(io.Discard, &idleReader{b}, b.got); err != nil {
-					b.last = fmt.Errorf("skipping %d bytes already read: %w", b.got, b.cur.failure(err))
+			if b.got == 0 {
+				b.etag, b.modified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+			} else {
+				// The server ignored Range: skip what comes before the
+				// overlap, then check it.
+				if _, err := io.CopyN(io.Discard, &idleReader{b}, from); err != nil {
+					b.last = fmt.Errorf("skipping %d bytes already read: %w", from, b.cur.failure(err))
+					b.endRequest()
+					continue
+				}
+				if err := b.checkOverlap(); err != nil {
+					b.last = err
 					b.endRequest()
 					continue
 				}
@@ -412,21 +447,38 @@ func (b *httpBody) start() error {
 			}
 			return nil
 		case resp.StatusCode == http.StatusPartialContent && b.got > 0:
-			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
-			if !ok || start != b.got {
+			cr := resp.Header.Get("Content-Range")
+			start, end, total, ok := parseContentRange(cr)
+			var bad error
+			switch {
+			case !ok || start != from || end < start || total >= 0 && end >= total:
+				bad = fmt.Errorf("resume at %d: asked for bytes %d-, got Content-Range %q", b.got, from, cr)
+			case resp.ContentLength >= 0 && resp.ContentLength != end-start+1:
+				bad = fmt.Errorf("resume at %d: Content-Range %q holds %d bytes, Content-Length says %d", b.got, cr, end-start+1, resp.ContentLength)
+			}
+			if bad != nil {
 				resp.Body.Close()
-				b.last = fmt.Errorf("resume at %d: bad Content-Range %q", b.got, resp.Header.Get("Content-Range"))
+				b.last = bad
 				b.endRequest()
 				continue
 			}
 			if total >= 0 {
 				b.size = total
 			}
-			b.body = resp.Body
+			// Never more than the range said, whatever the body holds.
+			b.body = &rangeBody{r: resp.Body, n: end - start + 1}
+			if err := b.checkOverlap(); err != nil {
+				b.last = err
+				b.endRequest()
+				continue
+			}
 			return nil
 		case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && b.got > 0:
 			resp.Body.Close()
 			b.endRequest()
+			if b.size >= 0 && b.got < b.size {
+				return fmt.Errorf("%w %s: resume at byte %d of %d: the server says the range is past the end (%s)", ErrChanged, b.url, b.got, b.size, resp.Status)
+			}
 			b.size = b.got // nothing left
 			b.body = http.NoBody
 			return nil
@@ -542,29 +594,109 @@ func retryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
-// parseContentRange reads "bytes START-END/TOTAL" (TOTAL may be *).
-func parseContentRange(v string) (start, total int64, ok bool) {
+// parseContentRange reads "bytes START-END/TOTAL" (TOTAL may be *, -1
+// then).
+func parseContentRange(v string) (start, end, total int64, ok bool) {
 	v, found := strings.CutPrefix(v, "bytes ")
 	if !found {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	rng, tot, found := strings.Cut(v, "/")
 	if !found {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	s, _, found := strings.Cut(rng, "-")
+	s, e, found := strings.Cut(rng, "-")
 	if !found {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	start, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, 0, false
+	if err != nil || start < 0 {
+		return 0, 0, 0, false
+	}
+	if end, err = strconv.ParseInt(e, 10, 64); err != nil {
+		return 0, 0, 0, false
 	}
 	total = -1
 	if tot != "*" {
 		if total, err = strconv.ParseInt(tot, 10, 64); err != nil {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 	}
-	return start, total, true
+	return start, end, total, true
 }
+
+// resumeOverlap is how many bytes before its offset a resume asks for
+// again, to compare with those it has: a server that sends other bytes
+// than asked (the file's start under a Content-Range that says otherwise,
+// another version of the object) is caught before they are used.
+const resumeOverlap = 64
+
+// keepTail keeps the last resumeOverlap bytes delivered.
+func (b *httpBody) keepTail(p []byte) {
+	if len(p) >= len(b.tail) {
+		b.tailN = copy(b.tail[:], p[len(p)-len(b.tail):])
+		return
+	}
+	keep := min(b.tailN, len(b.tail)-len(p))
+	copy(b.tail[:keep], b.tail[b.tailN-keep:b.tailN])
+	b.tailN = keep + copy(b.tail[keep:], p)
+}
+
+// checkOverlap reads the overlap a resume asked for again and compares it
+// with the bytes already delivered.
+func (b *httpBody) checkOverlap() error {
+	var buf [resumeOverlap]byte
+	n := b.tailN
+	if _, err := io.ReadFull(&idleReader{b}, buf[:n]); err != nil {
+		return fmt.Errorf("resume at %d: reading the %d bytes before it again: %w", b.got, n, b.cur.failure(err))
+	}
+	if !bytes.Equal(buf[:n], b.tail[:n]) {
+		return fmt.Errorf("resume at %d: the server's bytes %d-%d differ from those read before (not the offset asked for, or not the same object)", b.got, b.got-int64(n), b.got-1)
+	}
+	return nil
+}
+
+// changed says how a resume's answer shows another version of the object
+// than the one being read (nil when nothing shows it): another ETag or
+// Last-Modified than the first answer's, or another length. Its bytes
+// cannot continue those already delivered, and a download cannot start
+// over mid-stream.
+func (b *httpBody) changed(resp *http.Response) error {
+	if e := resp.Header.Get("ETag"); b.etag != "" && e != "" && e != b.etag {
+		return fmt.Errorf("resume at byte %d: ETag %s, was %s", b.got, e, b.etag)
+	}
+	if m := resp.Header.Get("Last-Modified"); b.modified != "" && m != "" && m != b.modified {
+		return fmt.Errorf("resume at byte %d: Last-Modified %s, was %s", b.got, m, b.modified)
+	}
+	size := resp.ContentLength
+	if resp.StatusCode == http.StatusPartialContent {
+		_, _, size, _ = parseContentRange(resp.Header.Get("Content-Range"))
+	}
+	if b.size >= 0 && size >= 0 && size != b.size {
+		return fmt.Errorf("resume at byte %d: the object is %d bytes long, was %d", b.got, size, b.size)
+	}
+	return nil
+}
+
+// rangeBody ends a 206 body at the length of its Content-Range.
+type rangeBody struct {
+	r io.ReadCloser
+	n int64
+}
+
+func (r *rangeBody) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > r.n {
+		p = p[:r.n]
+	}
+	n, err := r.r.Read(p)
+	r.n -= int64(n)
+	if r.n <= 0 && err == nil {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (r *rangeBody) Close() error { return r.r.Close() }

@@ -94,20 +94,20 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 	segments := map[string]bool{} // met in the lists read, for checkSegments
 	listed := false
 	// An input listed twice (a file on the command line and in a manifest,
-	// ./x and x) is read once: twice would count its captures twice.
-	seen := map[string]bool{}
+	// ./x and x, a symbolic or hard link to a file named too) is read
+	// once: twice would count its captures twice. A file is known by its
+	// device and inode (fileKey), links resolved; a URL by itself.
+	seen := map[string]string{} // key -> the name it was first listed by
 	dup := func(name string) bool {
-		key := name
+		key := "name:" + name
 		if !isURL(name) && name != "-" {
-			if abs, err := filepath.Abs(name); err == nil {
-				key = abs
-			}
+			key = fileKey(name)
 		}
-		if seen[key] {
-			r.duplicates++
+		if first, ok := seen[key]; ok {
+			r.duplicates.add(name + " (the same file as " + first + ")")
 			return true
 		}
-		seen[key] = true
+		seen[key] = name
 		return false
 	}
 	for _, a := range args {
@@ -156,6 +156,9 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		if err != nil {
 			return nil, fmt.Errorf("input: %w", err)
 		}
+		if st.IsDir() && isOutputDir(a) {
+			return nil, fmt.Errorf("input %s: %w", a, ErrOutputDir)
+		}
 		if !st.IsDir() {
 			if f == formatHostFile {
 				if _, ok := hostFromFileName(a); !ok {
@@ -179,6 +182,14 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 					return filepath.SkipDir
 				}
 				return nil
+			}
+			// Nor is a robotstat output folder (--out inside the input
+			// folder): its records would be read as dumps, more of them
+			// every run.
+			if p != a && d.IsDir() && isOutputDir(p) {
+				rel, _ := filepath.Rel(a, p)
+				r.outputDirs.add(filepath.ToSlash(rel))
+				return filepath.SkipDir
 			}
 			if d.Type().IsRegular() {
 				files = append(files, p)
@@ -318,4 +329,34 @@ func baseName(name string) string {
 		return name
 	}
 	return b
+}
+
+// outputMarker is the folder a robotstat output folder holds (its
+// completion records and lock, schema's _robotstat/): a folder that has it
+// is a dataset, not input.
+const outputMarker = "_robotstat"
+
+// isOutputDir reports whether dir is a robotstat output folder.
+func isOutputDir(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, outputMarker))
+	return err == nil && st.IsDir()
+}
+
+// fileKey names a local file by what it is, not by how it was named: its
+// device and inode (two names of one file, through a symbolic link or a
+// hard link, share them), else its absolute path with links resolved
+// (a file that cannot be stat'ed fails later, when it is read).
+func fileKey(name string) string {
+	if st, err := os.Stat(name); err == nil {
+		if id, ok := fileID(st); ok {
+			return id
+		}
+	}
+	if p, err := filepath.EvalSymlinks(name); err == nil {
+		name = p
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs
+	}
+	return "path:" + name
 }

@@ -73,7 +73,8 @@ type runner struct {
 	totalBytes atomic.Int64 // known input sizes, for progress
 	failed     atomic.Int64 // units failed under KeepGoing
 	skipped    int          // units Config.Skip skipped
-	duplicates int          // inputs listed more than once, read once
+	duplicates skipCounter  // inputs listed more than once (or one file by two names), read once
+	outputDirs skipCounter  // robotstat output folders inside input folders, not read
 	notHosts   skipCounter  // host files whose names are not host names
 	otherResp  atomic.Int64 // WARC responses not counted (Config.Responses)
 	empty      skipCounter  // inputs read to their end without a record or row
@@ -90,11 +91,13 @@ func (r *runner) summary() Summary {
 		Captures:        r.captures.Load(),
 		Bytes:           r.bytesRead.Load(),
 		Skipped:         r.skipped,
-		Duplicates:      r.duplicates,
 		FailedUnits:     int(r.failed.Load()),
 		OtherResponses:  r.otherResp.Load(),
 	}
 	s.NotHosts, s.NotHostExamples = r.notHosts.load()
+	dups, dupEx := r.duplicates.load()
+	s.Duplicates, s.DuplicateExamples = int(dups), dupEx
+	s.OutputDirs, s.OutputDirExamples = r.outputDirs.load()
 	s.Empty, s.EmptyExamples = r.empty.load()
 	for c := range s.Errors {
 		s.Errors[c] = r.errs.counts[c].Load()

@@ -17,7 +17,18 @@ type Summary struct {
 	FilesWithErrors int // inputs with at least one data error
 	Skipped         int // units Config.Skip skipped
 	FailedUnits     int // units that failed under Config.KeepGoing
-	Duplicates      int // inputs listed more than once (read once)
+	// Duplicates counts the inputs listed more than once, or one file
+	// named twice (through a symbolic or hard link), each read once, with
+	// up to three of the names left out, each saying which it is the
+	// same file as ("b.warc (the same file as a.warc)").
+	Duplicates        int
+	DuplicateExamples []string
+	// OutputDirs counts the robotstat output folders (a folder with
+	// _robotstat/, such as an --out inside the input folder) that folder
+	// walks did not go into, with up to three of their paths below the
+	// folder named.
+	OutputDirs        int64
+	OutputDirExamples []string
 	// NotHosts counts the files of folders and tar archives that were not
 	// read because their names are not host names (hostname.go), with up
 	// to three of those names (paths), the lexically smallest.

@@ -120,8 +120,8 @@ func TestUnits(t *testing.T) {
 	if !slices.Equal(units, want) {
 		t.Fatalf("units\n%v\nwant\n%v", units, want)
 	}
-	if r.duplicates != 2 {
-		t.Errorf("%d duplicates, want 2", r.duplicates)
+	if n, _ := r.duplicates.load(); n != 2 {
+		t.Errorf("%d duplicates, want 2", n)
 	}
 	wantCaptures := []int64{100, 70, 1, 3}
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/robotstat/robotstat/internal/outfile"
 )
 
 // The export: every table of the report, and the data behind its charts,
@@ -216,15 +218,16 @@ func csvField(v any) string {
 }
 
 // WriteCSV writes every export of d as DIR/<name>.csv (Exports names
-// them), each under a temporary name in DIR that is renamed into place
-// once complete, so that a reader never sees half a file. It creates DIR
-// if needed and writes nowhere else.
+// them) through internal/outfile: each under a temporary name in DIR that
+// is renamed into place once complete, so that a reader never sees half a
+// file (a FIFO or device of that name is written through, never
+// replaced). It creates DIR if needed and writes nowhere else.
 func WriteCSV(dir string, d *Data) error {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return fmt.Errorf("report: --csv: %w", err)
 	}
 	for _, e := range d.exports() {
-		if err := writeAtomic(filepath.Join(dir, e.Name+".csv"), func(w io.Writer) error {
+		if err := outfile.Write(filepath.Join(dir, e.Name+".csv"), func(w io.Writer) error {
 			cw := csv.NewWriter(w)
 			if err := cw.Write(e.Header); err != nil {
 				return err
@@ -299,34 +302,4 @@ func WriteJSON(w io.Writer, d *Data) error {
 		return fmt.Errorf("report: --json: %w", err)
 	}
 	return bw.Flush()
-}
-
-// writeAtomic writes path through write under a temporary name beside it
-// and renames it into place.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/robotstat/robotstat/internal/faultpoint"
 )
 
 // Compaction merges the small files of many runs (analyze commits one run
@@ -34,8 +36,9 @@ import (
 //     From then on readers skip those runs' files;
 //  3. only then are the absorbed files removed. A compaction killed before
 //     step 2 leaves files no record names, one killed after it absorbed
-//     files not yet removed; the next Compact, or analyze's Sweep of those
-//     runs, removes both.
+//     files not yet removed; the next Compact, the next exclusive Lock, a
+//     shared one once the lock file says an exclusive writer was killed,
+//     or analyze's Sweep of those runs, removes both.
 //
 // The absorbed runs' records stay as they are, so that analyze still
 // skips their inputs and robotstat status still reports them done.
@@ -121,6 +124,7 @@ const (
 var compactFault func(step string) error
 
 func fault(step string) error {
+	faultpoint.At("compact", step) // the kill tests' real processes stop here
 	if compactFault == nil {
 		return nil
 	}
@@ -162,8 +166,9 @@ type compactOutput struct {
 // as one compaction record that absorbs the runs (see above). Every run's
 // files are absorbed whole, in every table, or not at all.
 //
-// Compact may run while analyze commits other inputs into o.Dir, but not
-// while an input it absorbs is read again: it checks, just before its
+// Compact itself may run while analyze commits other inputs into o.Dir
+// (robotstat compact does not: it takes the root's Lock exclusive), but
+// not while an input it absorbs is read again: it checks, just before its
 // record is written, that no absorbed run was committed again since it
 // started, and fails if one was. A run absorbed that is committed again
 // later (by a robotstat that did not check, or a race past that check)

@@ -12,11 +12,12 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/parquet-go/parquet-go/compress"
+
+	"github.com/robotstat/robotstat/internal/faultpoint"
 )
 
 // Dataset writes robotstat's tables under one root directory and commits
@@ -289,6 +290,7 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 				return nil, errors.Join(errs...)
 			}
 			final = append(final, f.final)
+			faultpoint.At("commit:renamed", d.opts.RunID) // some of the commit's files in place, no record
 		}
 	}
 
@@ -308,6 +310,7 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 	if err := writeRecord(d.root, rec); err != nil {
 		return final, errors.Join(err, d.removeFinal(final))
 	}
+	faultpoint.At("commit:recorded", d.opts.RunID) // the record switched, the replaced files not yet removed
 	return final, d.removeStale(final, prev)
 }
 
@@ -417,81 +420,6 @@ func (d *Dataset) removeStale(keep []string, prev *Record) error {
 		_ = os.Remove(dir) // only if empty; another run's file keeps it
 	}
 	return errors.Join(errs...)
-}
-
-// Sweep removes what killed runs left under root, for the run ids mine
-// accepts: hidden temporary files, and files renamed into place by a
-// commit that was killed before its completion record was written (no
-// record names them). It walks every table's partitions once; call it at
-// the start of a run, for the run ids that run is about to write (never
-// another live process's: robotstat gives every input to one shard). It
-// returns how many files it removed.
-func Sweep(root string, mine func(runID string) bool) (int, error) {
-	ix, err := ReadIndex(root)
-	if err != nil {
-		return 0, err
-	}
-	removed := 0
-	var errs []error
-	for _, t := range AllTables() {
-		tdir := filepath.Join(root, string(t))
-		parts, err := os.ReadDir(tdir)
-		if err != nil {
-			if !errors.Is(err, os.ErrNotExist) {
-				errs = append(errs, fmt.Errorf("schema: listing %s: %w", tdir, err))
-			}
-			continue
-		}
-		for _, pd := range parts {
-			if !pd.IsDir() || !strings.HasPrefix(pd.Name(), "crawl=") {
-				continue
-			}
-			pdir := filepath.Join(tdir, pd.Name())
-			files, err := os.ReadDir(pdir)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("schema: listing %s: %w", pdir, err))
-				continue
-			}
-			for _, f := range files {
-				name := f.Name()
-				id, temp, ok := partRunID(name)
-				if !ok || !mine(id) {
-					continue
-				}
-				p := filepath.Join(pdir, name)
-				if !temp && ix.Committed(p) {
-					continue
-				}
-				if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-					errs = append(errs, fmt.Errorf("schema: removing leftover %s: %w", p, err))
-					continue
-				}
-				removed++
-			}
-		}
-	}
-	return removed, errors.Join(errs...)
-}
-
-// partRunID returns the run id of a table file's name (part-<id>.<gen>...)
-// or of its hidden temporary file's, and whether it is the latter.
-func partRunID(name string) (id string, temp, ok bool) {
-	if rest, isTemp := strings.CutPrefix(name, "."); isTemp {
-		i := strings.Index(rest, ".parquet.")
-		if !strings.HasSuffix(rest, ".tmp") || i < 0 {
-			return "", false, false
-		}
-		name, temp = rest[:i+len(".parquet")], true
-	}
-	rest, found := strings.CutPrefix(name, "part-")
-	if !found {
-		return "", false, false
-	}
-	id, _, found = strings.Cut(rest, ".")
-	if !found || !isPartName(name, id) {
-		return "", false, false
-	}
-	return id, temp, true
 }
 
 // Abort removes every temporary file and ends the dataset; nothing this

@@ -67,9 +67,16 @@
 // named) are removed after the switch. A crash therefore leaves robotstat's
 // readers the whole new commit or the whole old one, never a mix. (A reader
 // that globs *.parquet itself, DuckDB say, may see a killed commit's files,
-// or an earlier commit's not yet removed, beside the committed ones until a
-// Sweep.) A commit lists no folder, so committing one run per input costs
+// or an earlier commit's not yet removed, beside the committed ones until
+// the next writer takes the root's [Lock], which removes them, or a
+// [Sweep].) A commit lists no folder, so committing one run per input costs
 // the same in a partition of ten files or of a hundred thousand.
+//
+// # Writers
+//
+// [Lock] keeps writers of one root apart (flock(2) on _robotstat/lock,
+// exclusive or shared) and, as it is taken, recovers what killed writers
+// left, as far as its holder may: see Lock for who removes what.
 //
 // [Compact] merges many runs' files into few: it puts the merged files in
 // place as a commit does, then writes one record of its own that names them

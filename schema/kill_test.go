@@ -36,6 +36,13 @@ func TestKillHelper(t *testing.T) {
 	if !ok {
 		t.Skip("helper process for TestKilledWriter")
 	}
+	if mode == "lock" { // hold the exclusive lock until killed
+		if _, err := schema.Lock(dir, true); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("locked")
+		select {}
+	}
 	for round := 0; ; round++ {
 		// Rounds alternate between two fixtures of different sizes, so a
 		// committed view that mixes two rounds shows in the row counts.

@@ -93,10 +93,18 @@ func (f *Folders) RemoveEmpty() error {
 			first = err
 		}
 	}
+	lockDir := filepath.Dir(filepath.Join(f.root, filepath.FromSlash(LockFile)))
 	for _, d := range dirs {
-		if !f.before[d] {
-			keep(removeIfEmpty(d))
+		if f.before[d] {
+			continue
 		}
+		if d == lockDir {
+			// The run's own lock file, which Lock created with the folder
+			// (Folders is used by runs that hold the lock exclusive), does
+			// not keep the folder.
+			keep(removeLockIfAlone(d))
+		}
+		keep(removeIfEmpty(d))
 	}
 	if !f.rootExisted {
 		keep(removeIfEmpty(f.root))
@@ -122,4 +130,27 @@ func removeIfEmpty(dir string) error {
 		return err
 	}
 	return os.Remove(dir)
+}
+
+// removeLockIfAlone removes dir's lock file when it is the only entry.
+func removeLockIfAlone(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	names, err := d.Readdirnames(2)
+	d.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	if len(names) != 1 || names[0] != filepath.Base(LockFile) {
+		return nil
+	}
+	if err := os.Remove(filepath.Join(dir, names[0])); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }

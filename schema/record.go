@@ -112,6 +112,9 @@ type Index struct {
 	absorbed map[string]bool
 	// absorbedBy maps an absorbed run's id to the compaction's.
 	absorbedBy map[string]string
+	// recordTemps are the hidden temporary files of records in the
+	// records folder (.<run id>.json.<random>.tmp), for Sweep.
+	recordTemps []string
 }
 
 // ReadIndex reads the completion records under root. A root without
@@ -129,6 +132,10 @@ func ReadIndex(root string) (*Index, error) {
 	}
 	for _, e := range entries {
 		name := e.Name()
+		if strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") && strings.Contains(name, ".json.") && e.Type().IsRegular() {
+			ix.recordTemps = append(ix.recordTemps, name) // a record write killed before its rename
+			continue
+		}
 		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") || !e.Type().IsRegular() {
 			continue
 		}

@@ -20,13 +20,12 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/template"
 
 	"github.com/robotstat/robotstat/explain"
+	"github.com/robotstat/robotstat/internal/outfile"
 )
 
 // Case is a test case: what the page's inputs hold.
@@ -146,34 +145,21 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"html": template.HTMLEscapeString,
 }).Parse(pageHTML))
 
-// WritePageFile writes the page to path atomically: into a temporary file
-// beside it, synced, then renamed over path, so path is never a partial
-// page and nothing else is written.
+// WritePageFile writes the page to path through internal/outfile: a
+// regular file (or none) atomically (a temporary file beside it, synced,
+// then renamed over path), so path is never a partial page and nothing
+// else is written; a character device or FIFO (/dev/stdout, a named pipe)
+// written through, never replaced; a link followed; anything else
+// refused.
 func WritePageFile(path string, p *Page) error {
 	var buf bytes.Buffer
 	if err := WritePage(&buf, p); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("tester: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after the rename this fails harmlessly
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("tester: writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("tester: writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("tester: writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("tester: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := outfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
 	return nil

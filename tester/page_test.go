@@ -112,8 +112,9 @@ func TestFragment(t *testing.T) {
 	}
 }
 
-// TestWritePageFile: the page replaces the file whole, and nothing else is
-// left in its directory.
+// TestWritePageFile: the page replaces the file whole, keeping its
+// permission bits as cp would (internal/outfile), and nothing else is left
+// in its directory.
 func TestWritePageFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tester.html")
@@ -127,8 +128,8 @@ func TestWritePageFile(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(b, []byte("<!DOCTYPE html>")) || !bytes.HasSuffix(b, []byte("</html>\n")) {
 		t.Fatalf("page: %v %.40q", err, b)
 	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v", st.Mode())
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the replaced file's 0600", st.Mode())
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {

@@ -82,6 +82,12 @@ added twice. An input that cannot be read (a download refused after its
 retries) is recorded as failed and the run goes on (exit code 5); a rerun
 retries it. Nothing is written outside --out.
 
+One writer at a time: analyze locks --out (--out/_robotstat/lock), exclusive
+without --shard, shared with it (the tasks of a sharded run write into one
+--out together), and refuses to start (exit 2) while another robotstat
+holds it in a mode that excludes its own. Taking the lock removes what a
+killed robotstat left in --out (see README.md, One writer at a time).
+
 Examples:
   robotstat analyze --out out/
   robotstat analyze --out out/ CC-MAIN-2024-33 CC-MAIN-2024-38 --sample 20
@@ -313,6 +319,11 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("reading what --out holds: %w", err)
 		}
 	}
+	unlock, err := m.lockOut("analyze", f.out, f.shard == "") // shards share --out: they lock it shared
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	uw, err := newUnitWriter(ctx, schema.Options{
 		Dir:           f.out,
 		Tables:        tables,
@@ -389,6 +400,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		OtherResponses:  sum.OtherResponses,
 		Empty:           sum.Empty,
 		EmptyExamples:   sum.EmptyExamples,
+
+		Duplicates: sum.Duplicates, DuplicateExamples: sum.DuplicateExamples,
+		OutputDirs: sum.OutputDirs, OutputDirExamples: sum.OutputDirExamples,
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -480,6 +494,13 @@ type analyzeResult struct {
 	// Empty counts the inputs that held no record or row at all.
 	Empty         int64    `json:"inputs_empty,omitempty"`
 	EmptyExamples []string `json:"inputs_empty_examples,omitempty"`
+	// Duplicates counts the inputs named twice (one file by two names
+	// among them), read once; OutputDirs the robotstat output folders
+	// inside input folders, not read.
+	Duplicates        int      `json:"inputs_duplicate,omitempty"`
+	DuplicateExamples []string `json:"inputs_duplicate_examples,omitempty"`
+	OutputDirs        int64    `json:"output_folders_skipped,omitempty"`
+	OutputDirExamples []string `json:"output_folders_skipped_examples,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -501,6 +522,21 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		}
 		fmt.Fprintf(w, "robotstat: %d %s not read: %s (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
 			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is not a host name", "their names are not host names"), ex)
+	}
+	if r.Duplicates > 0 {
+		ex := strings.Join(r.DuplicateExamples, ", ")
+		if r.Duplicates > len(r.DuplicateExamples) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d %s named twice, read once: %s\n", r.Duplicates, plural(r.Duplicates, "input", "inputs"), ex)
+	}
+	if r.OutputDirs > 0 {
+		ex := strings.Join(r.OutputDirExamples, ", ")
+		if r.OutputDirs > int64(len(r.OutputDirExamples)) {
+			ex += ", ..."
+		}
+		fmt.Fprintf(w, "robotstat: %d robotstat output %s inside the input folders not read: %s (%s _robotstat/: tables and records, not robots.txt files)\n",
+			r.OutputDirs, plural(int(r.OutputDirs), "folder", "folders"), ex, plural(int(r.OutputDirs), "it has", "they have"))
 	}
 	if r.Empty > 0 {
 		ex := strings.Join(r.EmptyExamples, ", ")

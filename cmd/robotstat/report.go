@@ -52,6 +52,13 @@ show the trends for all sites or the panel, pooled or by rank stratum.
 (bots_by_crawl.csv equals the SQL in README.md); --json prints the same as
 one JSON document on stdout instead of the text.
 
+FILE and each CSV file are written as cp writes its destination, but a
+regular file (or none) atomically: under a hidden temporary name beside
+it, synced, then renamed over it. A FIFO or character device (/dev/stdout,
+a named pipe) is written through and never replaced, a symbolic link is
+followed (a link to a regular file has its target replaced); a folder, a
+dangling link, "-" and other special files are refused.
+
 Examples:
   robotstat report out/
   robotstat report out/ --html report.html --csv figures/

@@ -30,6 +30,10 @@ shards written by different machines, several crawls. It replaces the
 previous build. robotstat analyze runs it at the end of a run without
 --shard; after a sharded run, run it once every shard is done.
 
+sites locks OUT_DIR exclusive: it refuses to start (exit 2) while an
+analyze or compact writes into OUT_DIR, and removes, as it starts, what a
+killed robotstat left there (a killed sites build's files among them).
+
 The rules, with a worked example of each, are in schema/README.md (sites);
 scripts/sql/sites.sql is the same definition in SQL.
 
@@ -57,6 +61,11 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 	if _, err := schema.TableFiles(dir, schema.Captures); errors.Is(err, schema.ErrNoTable) {
 		return usageErrorf("sites", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
 	}
+	unlock, err := m.lockOut("sites", dir, true)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	sum, err := m.buildSites(ctx, dir)
 	if err != nil {
 		return err

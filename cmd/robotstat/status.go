@@ -33,6 +33,12 @@ same --manifest-base, --cc-base, --sample, --segments and --shard), it also
 lists the inputs left: those without a record, which a rerun of that command
 reads. A rerun reads the failed and partial ones again too.
 
+It also counts the files a killed robotstat left (a commit or compaction
+killed between its renames and its record, or before it removed what it
+replaced): robotstat's readers skip them, a query that globs *.parquet
+does not, and the next analyze, sites or compact into OUT_DIR removes them
+first thing. status itself writes nothing.
+
 Examples:
   robotstat status out/
   robotstat status out/ CC-MAIN-2024-33 --sample 20
@@ -63,6 +69,10 @@ type statusReport struct {
 	// them (schema.Index.Conflicts): their rows are in two places, and
 	// readers refuse the dataset.
 	Conflicts []string `json:"conflicts,omitempty"`
+	// Leftovers are the files killed writers left (schema.FindLeftovers),
+	// which the next analyze, sites or compact into the folder removes;
+	// nil when there are none.
+	Leftovers *schema.Leftovers `json:"leftovers,omitempty"`
 }
 
 // Values of statusInput.State beyond the records'.
@@ -149,6 +159,13 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	for _, in := range rep.Inputs {
 		rep.Counts[in.State]++
 	}
+	left, err := schema.FindLeftovers(dir)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	if left.Temps+left.Visible() > 0 {
+		rep.Leftovers = &left
+	}
 	switch {
 	case ix.Runs[reduce.RunID] == nil:
 		rep.Sites = "not built"
@@ -200,6 +217,15 @@ func (r *statusReport) print(w io.Writer) {
 	if len(r.Conflicts) > 0 {
 		fmt.Fprintf(w, "conflict: %d %s committed again after robotstat compact merged %s rows, which are now in two places (%s); readers refuse %s: analyze the inputs into a fresh --out\n",
 			len(r.Conflicts), plural(len(r.Conflicts), "run", "runs"), plural(len(r.Conflicts), "its", "their"), strings.Join(r.Conflicts, ", "), r.Out)
+	}
+	if l := r.Leftovers; l != nil {
+		ex := strings.Join(l.Examples, ", ")
+		if l.Temps+l.Visible() > len(l.Examples) {
+			ex += ", ..."
+		}
+		n := l.Temps + l.Visible()
+		fmt.Fprintf(w, "leftovers: %d %s a killed (or running) robotstat left: %d that no record names and %d of runs robotstat compact merged, which a query that globs *.parquet reads beside the committed files (robotstat's readers skip them), and %d hidden temporary (%s); the next robotstat analyze, sites or compact into %s removes them\n",
+			n, plural(n, "file", "files"), l.Unnamed, l.Absorbed, l.Temps, ex, r.Out)
 	}
 	if r.Counts[schema.RecordFailed]+r.Counts[statePartial]+r.Counts[stateLeft] > 0 {
 		fmt.Fprintf(w, "rerun the analyze command to read the inputs failed, partial and left; done ones are skipped\n")

@@ -37,8 +37,12 @@ stdout: the file's URL, or --base URL (where you will put the page) with
 the fragment. Without them the page opens with an example, and stdout gets
 the page's URL.
 
-FILE is written atomically (a temporary file beside it, then renamed) and
-nothing else is written.
+FILE is written as cp writes its destination, but a regular file (or
+none) atomically: a hidden temporary file beside it, synced, then renamed
+over it; nothing else is written. A FIFO or character device (/dev/stdout,
+a named pipe) is written through and never replaced, a symbolic link is
+followed (a link to a regular file has its target replaced); a folder, a
+dangling link, "-" and other special files are refused.
 `
 
 func (m *Main) tester(ctx context.Context, args []string) error {
