@@ -45,7 +45,7 @@ func syntheticRows(n int) []ccindex.Row {
 	add := func(u string, status int16) {
 		rows = append(rows, ccindex.Row{URLSurtKey: ccindex.SURT(u), URL: u, URLHostName: weburl.Host(u), URLProtocol: "https", URLPath: "/robots.txt",
 			FetchTime: t0.Add(time.Duration(len(rows)) * time.Second), FetchStatus: status,
-			WARCFilename: fmt.Sprintf("crawl-data/CC-MAIN-2024-22/segments/1.%d/robotstxt/f%02d.warc.gz", len(rows)%4, len(rows)%17),
+			WARCFilename:     fmt.Sprintf("crawl-data/CC-MAIN-2024-22/segments/1.%d/robotstxt/f%02d.warc.gz", len(rows)%4, len(rows)%17),
 			WARCRecordOffset: int32(1000 * len(rows)), WARCRecordLength: int32(500 + len(rows)%300), WARCSegment: "1"})
 	}
 	for i := range n {
