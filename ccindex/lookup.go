@@ -75,6 +75,10 @@ func (q *Query) keyWanted(key []byte) bool {
 	return i >= 0 && string(key) < q.ranges[i].hi
 }
 
+// Overlaps reports whether a file or row group whose keys lie between min
+// and max (inclusive) can hold a row the query wants.
+func (q *Query) Overlaps(min, max string) bool { return q.overlaps([]byte(min), []byte(max)) }
+
 // overlaps reports whether keys between min and max (inclusive) can lie in
 // one of the query's ranges.
 func (q *Query) overlaps(min, max []byte) bool {
@@ -105,6 +109,10 @@ type LookupStats struct {
 	Pages, PagesRead         int
 	Statistics, PageIndex    bool
 	Candidates, Matches      int
+	// MinKey and MaxKey bound the file's keys, from its row groups'
+	// statistics, when every row group has them (Bounded).
+	MinKey, MaxKey string
+	Bounded        bool
 }
 
 // Lookup returns the rows of the index file r (size bytes) that q wants,
@@ -127,14 +135,27 @@ func Lookup(ctx context.Context, r io.ReaderAt, size int64, q *Query) ([]Match, 
 	st.RowGroups = len(f.RowGroups())
 	// Row groups whose statistics cannot hold a wanted key are skipped.
 	var groups []int
+	st.Bounded = len(f.RowGroups()) > 0
 	for i := range f.RowGroups() {
 		md := &meta.RowGroups[i].Columns[cols.key].MetaData
 		min, max, ok := bounds(&md.Statistics)
 		st.Statistics = st.Statistics || ok
+		if ok {
+			if i == 0 || string(min) < st.MinKey {
+				st.MinKey = string(min)
+			}
+			if string(max) > st.MaxKey {
+				st.MaxKey = string(max)
+			}
+		}
+		st.Bounded = st.Bounded && ok
 		if ok && !q.overlaps(min, max) {
 			continue
 		}
 		groups = append(groups, i)
+	}
+	if !st.Bounded {
+		st.MinKey, st.MaxKey = "", ""
 	}
 	st.RowGroupsRead = len(groups)
 	if q.Empty() {

@@ -14,6 +14,11 @@ const (
 	SubsetCrawlDiagnostics = "crawldiagnostics"
 )
 
+// SubsetDir is where a crawl's index files of a subset lie below a base.
+func SubsetDir(crawl, subset string) string {
+	return "cc-index/table/cc-main/warc/crawl=" + crawl + "/subset=" + subset
+}
+
 // PathsFile is where a crawl lists its index files, below a Common Crawl
 // base (https://data.commoncrawl.org/, s3://commoncrawl/ or a mirror).
 func PathsFile(crawl string) string { return "crawl-data/" + crawl + "/cc-index-table.paths.gz" }

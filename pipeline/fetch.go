@@ -193,6 +193,8 @@ type httpBody struct {
 	cur     *try  // the request whose body is being read
 	status  int   // HTTP status of the last failed try, 0 for none or a network failure
 	closed  bool  // Close has given the download slot back
+
+	rng *byteRange // a part of the file only (openRange); nil for all of it
 }
 
 // try is one request: its context is cancelled, with a *timeoutError as
@@ -373,8 +375,8 @@ func (b *httpBody) start() error {
 		if err != nil {
 			return err
 		}
-		if b.got > 0 {
-			req.Header.Set("Range", "bytes="+strconv.FormatInt(b.got, 10)+"-")
+		if h := b.rangeHeader(); h != "" {
+			req.Header.Set("Range", h)
 		}
 		resp, err := b.f.do(req)
 		if err != nil {
@@ -399,17 +401,39 @@ func (b *httpBody) start() error {
 		switch {
 		case resp.StatusCode == http.StatusOK:
 			b.body = resp.Body
-			if b.got > 0 {
+			skip := b.got
+			if b.rng != nil {
+				if skip = b.rng.whole(resp.ContentLength); skip < 0 {
+					resp.Body.Close()
+					b.endRequest()
+					return fmt.Errorf("%w %s: the server ignored Range and did not say the length", ErrFetch, b.url)
+				}
+				skip += b.got
+			}
+			if skip > 0 {
 				// The server ignored Range: skip what was already read.
-				if _, err := io.CopyN(io.Discard, &idleReader{b}, b.got); err != nil {
-					b.last = fmt.Errorf("skipping %d bytes already read: %w", b.got, b.cur.failure(err))
+				if _, err := io.CopyN(io.Discard, &idleReader{b}, skip); err != nil {
+					b.last = fmt.Errorf("skipping %d bytes already read: %w", skip, b.cur.failure(err))
 					b.endRequest()
 					continue
 				}
 			}
-			if resp.ContentLength >= 0 && b.size < 0 {
+			if b.rng != nil {
+				b.size = b.rng.n
+				b.body = limitBody(resp.Body, b.rng.n-b.got)
+			} else if resp.ContentLength >= 0 && b.size < 0 {
 				b.size = resp.ContentLength
 			}
+			return nil
+		case resp.StatusCode == http.StatusPartialContent && b.rng != nil:
+			if err := b.rng.answer(resp.Header.Get("Content-Range"), b.got); err != nil {
+				resp.Body.Close()
+				b.last = err
+				b.endRequest()
+				continue
+			}
+			b.size = b.rng.n
+			b.body = limitBody(resp.Body, b.rng.n-b.got)
 			return nil
 		case resp.StatusCode == http.StatusPartialContent && b.got > 0:
 			start, total, ok := parseContentRange(resp.Header.Get("Content-Range"))
@@ -505,6 +529,9 @@ func statusError(resp *http.Response) error {
 	}
 	if code != "" {
 		return fmt.Errorf("%s: %s: %s", resp.Status, code, msg)
+	}
+	if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone {
+		return fmt.Errorf("%w: %s", ErrNotFound, resp.Status)
 	}
 	return errors.New(resp.Status)
 }

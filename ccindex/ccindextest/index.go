@@ -112,11 +112,6 @@ type Options struct {
 	NoPageIndex bool
 }
 
-// IndexDir is where a crawl's index files of a subset lie below the base.
-func IndexDir(crawl, subset string) string {
-	return "cc-index/table/cc-main/warc/crawl=" + crawl + "/subset=" + subset
-}
-
 // WriteIndex writes rows as crawl's robotstxt index under base: sorted by
 // url_surtkey (then fetch time, file and offset, as the CDX lines they
 // come from sort), cut into o.Files files of consecutive keys, and lists
@@ -141,7 +136,7 @@ func WriteIndex(base, crawl string, rows []ccindex.Row, o Options) ([]string, er
 	files := max(o.Files, 1)
 	var listed, robots []string
 	decoy := func(subset string) error {
-		rel := path.Join(IndexDir(crawl, subset), "part-00000-decoy.c000.zstd.parquet")
+		rel := path.Join(ccindex.SubsetDir(crawl, subset), "part-00000-decoy.c000.zstd.parquet")
 		listed = append(listed, rel)
 		r := ccindex.Row{URLSurtKey: "com,example)/", URL: "https://example.com/", URLHostName: "example.com", URLProtocol: "https",
 			URLPath: "/", FetchStatus: 200, WARCFilename: "crawl-data/" + crawl + "/segments/0/" + subset + "/missing.warc.gz", WARCSegment: "0"}
@@ -155,7 +150,7 @@ func WriteIndex(base, crawl string, rows []ccindex.Row, o Options) ([]string, er
 	}
 	for i := range files {
 		lo, hi := i*len(rows)/files, (i+1)*len(rows)/files
-		rel := path.Join(IndexDir(crawl, ccindex.SubsetRobotstxt), fmt.Sprintf("part-%05d-0d1e2f3a.c000.zstd.parquet", i))
+		rel := path.Join(ccindex.SubsetDir(crawl, ccindex.SubsetRobotstxt), fmt.Sprintf("part-%05d-0d1e2f3a.c000.zstd.parquet", i))
 		if err := writeParquet(filepath.Join(base, filepath.FromSlash(rel)), rows[lo:hi], o); err != nil {
 			return nil, err
 		}
