@@ -193,7 +193,7 @@ func TestPanelSiteList(t *testing.T) {
 	if !slices.Equal(hosts, want) {
 		t.Errorf("hosts %q, want %q", hosts, want)
 	}
-	if len(skipped) != 2 || !strings.Contains(skipped[0].Error(), "https://c.example/") {
+	if len(skipped) != 2 || !strings.Contains(skipped[0].Error(), "https://c.example/") || skipped[0].Index != 2 || skipped[1].Index != 6 {
 		t.Errorf("skipped %v", skipped)
 	}
 	if err := (Config{Panel: &Panel{Hosts: []string{"Upper.example"}}}).Validate(); err == nil {

@@ -71,12 +71,20 @@ type Coverage struct {
 // MaxFailedHosts caps Coverage.FailedHosts.
 const MaxFailedHosts = 100
 
+// EntryError is an entry SiteList skipped: the Index-th (from 0), and why.
+type EntryError struct {
+	Index int
+	Err   error
+}
+
+func (e EntryError) Error() string { return e.Err.Error() }
+
 // SiteList turns a site list's entries (Tranco domains, or hosts, as
 // written) into Panel.Hosts: normalised (weburl.NormalizeHost), each once,
 // sorted, with "www." + entry added for every entry that is a name not
 // already beginning with "www." when www is set. Entries that are not
 // host names are returned as skipped, with why, in list order.
-func SiteList(entries []string, www bool) (hosts []string, skipped []error) {
+func SiteList(entries []string, www bool) (hosts []string, skipped []EntryError) {
 	seen := map[string]bool{}
 	add := func(h string) {
 		if !seen[h] {
@@ -84,10 +92,10 @@ func SiteList(entries []string, www bool) (hosts []string, skipped []error) {
 			hosts = append(hosts, h)
 		}
 	}
-	for _, e := range entries {
+	for i, e := range entries {
 		h, err := weburl.NormalizeHost(e)
 		if err != nil {
-			skipped = append(skipped, err)
+			skipped = append(skipped, EntryError{i, err})
 			continue
 		}
 		add(h)

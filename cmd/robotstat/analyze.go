@@ -99,6 +99,19 @@ type analyzeFlags struct {
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
 	crawls *crawlFlags
+	// panel is robotstat panel's site list (nil for analyze and scan):
+	// crawl inputs are read through their URL index (panel.go).
+	panel *panelSpec
+	// name is the command the flags are for, in messages: analyze when "".
+	name string
+}
+
+// command names the command running for its messages.
+func (f *analyzeFlags) command() string {
+	if f.name == "" {
+		return "analyze"
+	}
+	return f.name
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
@@ -161,18 +174,18 @@ type analyzeWorker struct {
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
 	if f.workers < 1 {
-		return usageErrorf("analyze", "--workers must be at least 1, got %d", f.workers)
+		return usageErrorf(f.command(), "--workers must be at least 1, got %d", f.workers)
 	}
 	if f.out == "" {
-		return usageErrorf("analyze", "--out must name a folder")
+		return usageErrorf(f.command(), "--out must name a folder")
 	}
 	tables, err := schema.ParseTables(f.tables)
 	if err != nil {
-		return usageErrorf("analyze", "--tables: %v", err)
+		return usageErrorf(f.command(), "--tables: %v", err)
 	}
 	responses, err := pipeline.ParseResponses(f.responses)
 	if err != nil {
-		return usageErrorf("analyze", "--responses: %v", err)
+		return usageErrorf(f.command(), "--responses: %v", err)
 	}
 	var shard pipeline.Shard
 	if f.shard != "" {
@@ -181,15 +194,15 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			getenv = func(string) string { return "" }
 		}
 		if shard, err = pipeline.ParseShard(f.shard, getenv); err != nil {
-			return usageErrorf("analyze", "--shard: %v", err)
+			return usageErrorf(f.command(), "--shard: %v", err)
 		}
 	}
 	fields, err := parseFields(f.fields)
 	if err != nil {
-		return usageErrorf("analyze", "--fields: %v", err)
+		return usageErrorf(f.command(), "--fields: %v", err)
 	}
 	if f.botsReplace && f.bots == "" {
-		return usageErrorf("analyze", "--bots-replace needs --bots FILE")
+		return usageErrorf(f.command(), "--bots-replace needs --bots FILE")
 	}
 
 	so := stats.DefaultOptions()
@@ -207,7 +220,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		}
 	}
 	if err := so.Validate(); err != nil {
-		return usageErrorf("analyze", "%v", err)
+		return usageErrorf(f.command(), "%v", err)
 	}
 
 	sample := len(inputs) == 0
@@ -249,9 +262,12 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	// refused connection before they give up.
 	pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
 	if f.crawls != nil {
-		if err := f.crawls.apply("analyze", &pc, inputs, f.crawl, m.Getenv); err != nil {
+		if err := f.crawls.apply(f.command(), &pc, inputs, f.crawl, m.Getenv); err != nil {
 			return err
 		}
+	}
+	if f.panel != nil {
+		pc.Panel = &pipeline.Panel{Hosts: f.panel.hosts}
 	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
@@ -260,7 +276,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		pc.Progress = m.Stderr
 	}
 	if err := pc.Validate(); err != nil {
-		return usageErrorf("analyze", "%v", err)
+		return usageErrorf(f.command(), "%v", err)
 	}
 
 	meta := so.Metadata()
@@ -292,7 +308,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	for range f.workers {
 		a, err := stats.NewAnalyzer(so)
 		if err != nil {
-			return usageErrorf("analyze", "%v", err)
+			return usageErrorf(f.command(), "%v", err)
 		}
 		run.workers = append(run.workers, &analyzeWorker{analyzer: a})
 	}
@@ -311,6 +327,13 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if f.shard == "" {
 		if folders, err = schema.NoteFolders(f.out); err != nil {
 			return fmt.Errorf("reading what --out holds: %w", err)
+		}
+	}
+	if f.panel != nil {
+		// The site list the panel's runs name, stored with them (sites
+		// are the listed hosts; schema.Index.PanelHosts).
+		if meta[schema.OptionPanelSites], err = schema.WriteSiteList(f.out, f.panel.hosts); err != nil {
+			return fmt.Errorf("writing the site list into --out: %w", err)
 		}
 	}
 	uw, err := newUnitWriter(ctx, schema.Options{
@@ -353,10 +376,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, runErr)}
 		case errors.Is(runErr, pipeline.ErrStopped):
 			failed := len(uw.sortedFailures())
-			return fmt.Errorf("analyze: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
-				runErr, uw.committed-failed, failed, refusedHint(pipeline.DefaultStopAfterRefused))
+			return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
+				f.command(), runErr, uw.committed-failed, failed, refusedHint(pipeline.DefaultStopAfterRefused))
 		}
-		return fmt.Errorf("analyze: %w%s", runErr, kept)
+		return fmt.Errorf("%s: %w%s", f.command(), runErr, kept)
 	}
 	outcomes := map[string]int64{}
 	for _, wk := range run.workers {
@@ -389,6 +412,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		OtherResponses:  sum.OtherResponses,
 		Empty:           sum.Empty,
 		EmptyExamples:   sum.EmptyExamples,
+	}
+	if f.panel != nil {
+		res.Panel = f.panel.result(uw.coverage)
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -480,6 +506,8 @@ type analyzeResult struct {
 	// Empty counts the inputs that held no record or row at all.
 	Empty         int64    `json:"inputs_empty,omitempty"`
 	EmptyExamples []string `json:"inputs_empty_examples,omitempty"`
+	// Panel is what robotstat panel found of its hosts in each crawl.
+	Panel *panelResult `json:"panel,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -494,6 +522,7 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
 	}
 	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
+	r.Panel.print(w)
 	if r.NotHosts > 0 {
 		ex := strings.Join(r.NotHostExamples, ", ")
 		if r.NotHosts > int64(len(r.NotHostExamples)) {
