@@ -48,6 +48,7 @@ var (
 	ErrSlowDown = errors.New("server asks to slow down")             // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
 	ErrFetch    = errors.New("fetch failed")                         // HTTP status that is not worth retrying (404, 410, ...)
 	ErrNotFound = errors.New("not found")                            // 404 or 410, wrapped in ErrFetch: the file is not there
+	ErrRange    = errors.New("range not satisfiable")                // 416, wrapped in ErrFetch: the range begins past the file's end
 	ErrRefused  = errors.New("the server kept refusing")             // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
 	ErrStopped  = errors.New("stopped: the endpoint keeps refusing") // Config.StopAfterRefused downloads in a row refused: ends the run, even under KeepGoing
 	ErrShard    = errors.New("invalid shard")                        // ParseShard / Config.Validate

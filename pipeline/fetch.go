@@ -527,13 +527,17 @@ func statusError(resp *http.Response) error {
 	if resp.StatusCode == http.StatusServiceUnavailable && code == "SlowDown" {
 		return fmt.Errorf("%w: %s %s: %s", ErrSlowDown, resp.Status, code, msg)
 	}
+	text := resp.Status
 	if code != "" {
-		return fmt.Errorf("%s: %s: %s", resp.Status, code, msg)
+		text += ": " + code + ": " + msg
 	}
-	if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone {
-		return fmt.Errorf("%w: %s", ErrNotFound, resp.Status)
+	switch resp.StatusCode {
+	case http.StatusNotFound, http.StatusGone:
+		return fmt.Errorf("%w: %s", ErrNotFound, text)
+	case http.StatusRequestedRangeNotSatisfiable:
+		return fmt.Errorf("%w: %s", ErrRange, text)
 	}
-	return errors.New(resp.Status)
+	return errors.New(text)
 }
 
 // xmlText returns the text of the first <tag>...</tag>, capped.

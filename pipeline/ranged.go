@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -132,6 +133,16 @@ func (r *runner) readRange(ctx context.Context, name string, off, n int64) ([]by
 		return b, size, err
 	}
 	rc, rng, err := r.fetch.openRange(ctx, name, off, n)
+	if err != nil && off < 0 && errors.Is(err, ErrRange) {
+		// RFC 9110 section 14.1.2: a suffix longer than the file is the
+		// whole file, but some S3-compatible stores answer 416: ask for
+		// the first n bytes, which say the length, then the last.
+		b, total, err := r.readRange(ctx, name, 0, n)
+		if err != nil || total <= n || total < 0 {
+			return b, total, err
+		}
+		return r.readRange(ctx, name, total-n, n)
+	}
 	if err != nil {
 		return nil, -1, err
 	}
@@ -161,7 +172,7 @@ func readFileRange(name string, off, n int64) ([]byte, int64, error) {
 		off = max(size-n, 0)
 	}
 	if off >= size && n > 0 {
-		return nil, size, fmt.Errorf("%w %s: range %d-%d begins past the end of the file (%d bytes)", ErrFetch, name, off, off+n-1, size)
+		return nil, size, fmt.Errorf("%w %s: %w: range %d-%d begins past the end of the file (%d bytes)", ErrFetch, name, ErrRange, off, off+n-1, size)
 	}
 	buf := make([]byte, min(n, size-off))
 	if _, err := f.ReadAt(buf, off); err != nil {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/johannesboyne/gofakes3"
+	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/ccindex/ccindextest"
 	"github.com/robotstat/robotstat/reduce/reducetest"
@@ -329,5 +333,62 @@ func TestPanelKilled(t *testing.T) {
 				t.Errorf("round %d: %s belongs to no record", i, f)
 			}
 		}
+	}
+}
+
+// TestPanelS3: a panel from --cc-base s3://commoncrawl/ (ranged GetObjects,
+// suffix ranges for index footers, on an in-process S3-compatible server)
+// gives the rows of the same panel from a mirror folder.
+func TestPanelS3(t *testing.T) {
+	base, generated := panelMirror(t)
+	backend := s3mem.New()
+	if err := backend.CreateBucket("commoncrawl"); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(base, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = backend.PutObject("commoncrawl", filepath.ToSlash(rel), map[string]string{}, bytes.NewReader(data), int64(len(data)), nil)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults := &s3Faults{next: gofakes3.New(backend).Server(), slowdown: map[string]bool{}, cut: map[string]bool{}}
+	srv := httptest.NewServer(faults)
+	defer srv.Close()
+	sites := filepath.Join(t.TempDir(), "sites.txt")
+	os.WriteFile(sites, []byte(strings.Join(append(generated, "five.example", "cross-host.example", "relative.example"), "\n")), 0o644)
+	crawls := []string{reducetest.Crawl, "CC-MAIN-2024-22"}
+	local := filepath.Join(t.TempDir(), "local")
+	if _, stderr, code := run(t, "", append([]string{"panel", "--quiet", "--cc-base", base, "--out", local, sites}, crawls...)...); code != 0 {
+		t.Fatalf("mirror: exit %d\n%s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "s3")
+	args := append([]string{"panel", "--quiet", "--rate", "-1", "--cc-base", "s3://commoncrawl/", "--s3-endpoint", srv.URL, "--s3-credentials", "anonymous", "--out", out, sites}, crawls...)
+	if _, stderr, code := run(t, "", args...); code != 0 {
+		t.Fatalf("s3: exit %d\n%s", code, stderr)
+	}
+	all := func(string) bool { return true }
+	want, got := panelTables(t, local, all), panelTables(t, out, all)
+	for tb, w := range want {
+		if !slices.Equal(got[tb], w) {
+			t.Errorf("%s: %d rows from S3, %d from the mirror: %s", tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+		}
+	}
+	faults.mu.Lock()
+	defer faults.mu.Unlock()
+	suffix := false
+	for _, r := range faults.ranges {
+		suffix = suffix || strings.Contains(r, "bytes=-")
+	}
+	if !suffix || len(want[schema.Captures]) == 0 {
+		t.Errorf("ranges asked %v", faults.ranges)
 	}
 }
