@@ -90,7 +90,8 @@ func (c Class) String() string {
 	return "class(" + strconv.Itoa(int(c)) + ")"
 }
 
-// ReadError locates one data error: in Source, at byte Offset (a record's
+// ReadError locates one data error: in Source, at byte Offset (-1 when it
+// is the whole file's, as an unreadable URL index file of a panel; a record's
 // or row's located as in Capture.Offset; a broken gzip member, zstd frame
 // or garbage gap at its stored offset), in record Record (counted from 0
 // within Source; -1 when the error is not inside a record), whose
@@ -119,8 +120,10 @@ const maxExcerpt = 64
 func (e *ReadError) Error() string {
 	b := make([]byte, 0, 128)
 	b = append(b, e.Source...)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Offset >= 0 { // -1: the whole file (a panel's unreadable index file)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, e.Offset, 10)
+	}
 	if e.Record >= 0 {
 		b = append(b, ": record "...)
 		b = strconv.AppendInt(b, e.Record, 10)

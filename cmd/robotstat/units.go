@@ -416,8 +416,11 @@ func errorRows(r pipeline.UnitResult, crawl string) []schema.ErrorRow {
 		if source == "" {
 			source = e.Source
 		}
-		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: source, Offset: &e.Offset,
+		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: source,
 			RecordID: strings.TrimSuffix(strings.TrimPrefix(e.RecordID, "<"), ">"), Class: e.Class.String(), Excerpt: e.Excerpt}
+		if e.Offset >= 0 { // a whole file (a panel's unreadable index file) has none
+			row.Offset = &e.Offset
+		}
 		if e.Record >= 0 {
 			row.Record = &e.Record
 		}
