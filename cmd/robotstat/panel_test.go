@@ -233,6 +233,11 @@ func TestPanelCommand(t *testing.T) {
 		t.Errorf("status text:\n%s", text)
 	}
 
+	report, _, code := run(t, "", "report", out)
+	if code != 0 || !strings.Contains(report, "list:    robotstat panel of "+itoa(len(listed))+" listed hosts") || !strings.Contains(report, "CC-MAIN-2024-22 ") {
+		t.Errorf("report preamble:\n%s", report[:min(len(report), 2000)])
+	}
+
 	stdout, stderr, code = run(t, "", args...)
 	if code != 0 || !strings.Contains(stdout, `"inputs_skipped": 2`) {
 		t.Errorf("rerun: exit %d\n%s\n%s", code, stdout, stderr)
