@@ -180,7 +180,7 @@ func (r *panelResult) print(w io.Writer) {
 		if r.Skipped > len(r.SkippedExamples) {
 			more = ", ..."
 		}
-		skipped = fmt.Sprintf("; %d %s not host names, skipped: %s%s", r.Skipped, plural(r.Skipped, "entry is", "entries are"), strings.Join(r.SkippedExamples, "; "), more)
+		skipped = fmt.Sprintf("; %d %s, skipped: %s%s", r.Skipped, plural(r.Skipped, "entry is not a host name", "entries are not host names"), strings.Join(r.SkippedExamples, "; "), more)
 	}
 	fmt.Fprintf(w, "robotstat: panel of %d %s from %d %s of %s%s\n", r.Hosts, plural(r.Hosts, "host", "hosts"), r.Entries, plural(r.Entries, "entry", "entries"), r.Sites, skipped)
 	for _, c := range r.Crawls {

@@ -207,7 +207,7 @@ func TestPanelCommand(t *testing.T) {
 			t.Errorf("%s: %+v", c.Crawl, c)
 		}
 	}
-	if !strings.Contains(stderr, "robotstat: panel CC-MAIN-2024-22: ") || !strings.Contains(stderr, "not host names, skipped: line") || !strings.Contains(stderr, "retrying") {
+	if !strings.Contains(stderr, "robotstat: panel CC-MAIN-2024-22: ") || !strings.Contains(stderr, "entry is not a host name, skipped: line") || !strings.Contains(stderr, "retrying") {
 		t.Errorf("summary:\n%s", stderr)
 	}
 
@@ -395,5 +395,38 @@ func TestPanelS3(t *testing.T) {
 	}
 	if !suffix || len(want[schema.Captures]) == 0 {
 		t.Errorf("ranges asked %v", faults.ranges)
+	}
+}
+
+// TestReadmePanelExample runs the README's worked panel example (the
+// mirror scripts/ccmirror writes, with its defaults) and compares the
+// summary lines it shows.
+func TestReadmePanelExample(t *testing.T) {
+	doc := readme(t)
+	var shown []string
+	for _, l := range strings.Split(doc, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "robotstat: panel ") {
+			shown = append(shown, l)
+		}
+	}
+	if len(shown) != 2 || !strings.Contains(doc, "go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc reduce/testdata/sites") {
+		t.Fatalf("the README's panel example: %q", shown)
+	}
+	base := t.TempDir()
+	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
+	slices.Sort(fixture)
+	if _, err := ccindextest.Build(base, "CC-MAIN-2025-05", 2, fixture, ccindextest.Options{Files: 2}); err != nil {
+		t.Fatal(err)
+	}
+	list := filepath.Join("..", "..", "scripts", "verify", "testdata", "panel-sites.csv")
+	_, stderr, code := run(t, "", "panel", "--quiet", "--cc-base", base, "--out", filepath.Join(t.TempDir(), "panel"), list, "CC-MAIN-2025-05")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	stderr = strings.ReplaceAll(stderr, list, "scripts/verify/testdata/panel-sites.csv")
+	for _, l := range shown {
+		if !strings.Contains(stderr, l+"\n") {
+			t.Errorf("the README shows\n%s\nthe panel prints\n%s", l, stderr)
+		}
 	}
 }
