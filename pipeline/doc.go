@@ -50,7 +50,6 @@
 //     downloads share one request budget (Config.Rate) and a bound on how
 //     many run at once (Config.Downloads), and a run whose endpoint refused
 //     Config.StopAfterRefused downloads in a row stops.
-//
 //   - A panel's record is read by itself, by the offset and length its index
 //     row gives, and handed on only when it is the response the row names:
 //     its capture is the one the whole file gives it, but for
