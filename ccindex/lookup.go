@@ -15,7 +15,8 @@ import (
 )
 
 // ErrSchema reports a file that is not an index file: a column Lookup
-// reads is missing or of another type.
+// reads is missing or of another type, or the file's structure is broken
+// where parquet-go does not check it.
 var ErrSchema = errors.New("not a Common Crawl URL index file")
 
 // Query is what Lookup looks for: every row of some hosts (their url's
@@ -120,14 +121,27 @@ type LookupStats struct {
 // reading as little as the file's statistics and page index allow (see the
 // package documentation). A file without the columns Lookup reads is
 // ErrSchema; other failures are parquet-go's or r's errors, wrapped.
-func Lookup(ctx context.Context, r io.ReaderAt, size int64, q *Query) ([]Match, LookupStats, error) {
-	var st LookupStats
+func Lookup(ctx context.Context, r io.ReaderAt, size int64, q *Query) (ms []Match, st LookupStats, err error) {
+	// parquet-go trusts the file's metadata; a file broken in the right
+	// place can make it index out of range. A bad file is a bad file, not
+	// a crashed run.
+	defer func() {
+		if p := recover(); p != nil {
+			ms, err = nil, fmt.Errorf("%w: malformed Parquet (%v)", ErrSchema, p)
+		}
+	}()
+	if err := checkFooter(r, size); err != nil {
+		return nil, st, err
+	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, st, fmt.Errorf("ccindex: %w", err)
 	}
 	cols, err := columnsOf(f)
 	if err != nil {
+		return nil, st, err
+	}
+	if err := checkChunks(f, cols, size); err != nil {
 		return nil, st, err
 	}
 	meta := f.Metadata()
@@ -186,6 +200,51 @@ func Lookup(ctx context.Context, r io.ReaderAt, size int64, q *Query) ([]Match, 
 	}
 	st.Matches = len(out)
 	return out, st, nil
+}
+
+// maxFooter bounds the footer Lookup reads: parquet-go allocates what the
+// file's last bytes say before it reads it. A Common Crawl index file's is
+// tens of KiB.
+const maxFooter = 64 << 20
+
+// checkFooter refuses a file whose footer length cannot be (longer than
+// the file or than maxFooter), before parquet-go allocates it.
+func checkFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%w: %d bytes", ErrSchema, size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return fmt.Errorf("ccindex: reading the footer: %w", err)
+	}
+	if string(tail[4:]) != "PAR1" {
+		return fmt.Errorf("%w: no Parquet footer (the file ends %q)", ErrSchema, tail[4:])
+	}
+	n := int64(tail[0]) | int64(tail[1])<<8 | int64(tail[2])<<16 | int64(tail[3])<<24
+	if n > size-12 || n > maxFooter {
+		return fmt.Errorf("%w: a footer of %d bytes in a file of %d", ErrSchema, n, size)
+	}
+	return nil
+}
+
+// checkChunks refuses a file whose column chunks or page indexes of the
+// columns Lookup reads lie outside it.
+func checkChunks(f *parquet.File, c columns, size int64) error {
+	in := func(off, n int64) bool { return off >= 0 && n >= 0 && off <= size && n <= size-off }
+	for i := range f.Metadata().RowGroups {
+		for _, col := range []int{c.key, c.url, c.file, c.offset, c.length} {
+			cc := &f.Metadata().RowGroups[i].Columns[col]
+			md := &cc.MetaData
+			start := md.DataPageOffset
+			if md.DictionaryPageOffset > 0 {
+				start = min(start, md.DictionaryPageOffset)
+			}
+			if !in(start, md.TotalCompressedSize) || !in(cc.ColumnIndexOffset, int64(cc.ColumnIndexLength)) || !in(cc.OffsetIndexOffset, int64(cc.OffsetIndexLength)) {
+				return fmt.Errorf("%w: row group %d: column %d lies outside the file", ErrSchema, i, col)
+			}
+		}
+	}
+	return nil
 }
 
 // columns are the leaf indexes of the columns Lookup reads.
