@@ -67,8 +67,10 @@ const (
 	Gap = 128 << 10
 	// MaxAhead bounds the read-ahead of sequential misses.
 	MaxAhead = 8 << 20
-	// MaxCached bounds the bytes a RangeReader holds.
-	MaxCached = 64 << 20
+	// MaxCached bounds the bytes a RangeReader holds: Lookup reads a
+	// column chunk's pages at a time, a few MiB of a Common Crawl index
+	// file, and a panel runs several lookups at once.
+	MaxCached = 16 << 20
 	// TailSize is how much of a file's end Open reads first: the footer of
 	// an index file (its row groups' metadata) fits in it.
 	TailSize = 64 << 10

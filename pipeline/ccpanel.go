@@ -302,14 +302,18 @@ func (s *indexSource) Tail(ctx context.Context, n int64) ([]byte, int64, error) 
 	return b, size, err
 }
 
+// maxLookups bounds the index files a unit looks up at once (at most
+// Config.Downloads): each holds up to ccindex.MaxCached bytes of its file.
+const maxLookups = 16
+
 // lookup runs q over every index file that can hold its rows, at most
-// Config.Downloads at once, and returns the rows found. An index file that
-// cannot be read is a located error and is not read again; an
-// environmental failure is returned.
+// min(Config.Downloads, maxLookups) at once, and returns the rows found. An
+// index file that cannot be read is a located error and is not read
+// again; an environmental failure is returned.
 func (p *ccPanel) lookup(ctx context.Context, q *ccindex.Query) ([]ccindex.Match, error) {
 	out := make([][]ccindex.Match, len(p.files))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(p.r.cfg.Downloads)
+	g.SetLimit(min(p.r.cfg.Downloads, maxLookups))
 	for i, f := range p.files {
 		p.mu.Lock()
 		skip := f.err != nil || (f.bounded && !q.Overlaps(f.min, f.max))
