@@ -28,11 +28,15 @@
 // read, so that a remote file costs one request per run of nearby pages
 // (RangeReader does this over any ranged source, with a bounded cache).
 //
-// Where a file has no statistics, or only the deprecated min/max fields
-// (parquet-mr before 1.10 computed them with a signed byte order, which
-// PARQUET-686 made readers ignore for byte arrays), every row group's
-// url_surtkey chunk is read; without a page index, whole column chunks are
-// read. The answer is the same either way; only the bytes differ.
+// Files written by parquet-mr before 1.10 have only the deprecated min and
+// max fields, computed with a signed byte order (PARQUET-686), which
+// readers ignore for byte arrays. Lookup uses them only when the file says
+// parquet-mr 1.8.0 or later wrote it (earlier versions could corrupt
+// byte-array statistics, PARQUET-251) and both are ASCII, as SURT keys
+// are: an ASCII key then compares with them alike in either order. Where a
+// file has no statistics Lookup can use, every row group's url_surtkey
+// chunk is read; without a page index, whole column chunks are read. The
+// answer is the same either way; only the bytes differ.
 //
 // # Keys
 //

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
@@ -149,10 +150,11 @@ func Lookup(ctx context.Context, r io.ReaderAt, size int64, q *Query) (ms []Matc
 	st.RowGroups = len(f.RowGroups())
 	// Row groups whose statistics cannot hold a wanted key are skipped.
 	var groups []int
+	deprecatedOK := trustsDeprecatedStats(meta.CreatedBy)
 	st.Bounded = len(f.RowGroups()) > 0
 	for i := range f.RowGroups() {
 		md := &meta.RowGroups[i].Columns[cols.key].MetaData
-		min, max, ok := bounds(&md.Statistics)
+		min, max, ok := bounds(&md.Statistics, deprecatedOK)
 		st.Statistics = st.Statistics || ok
 		if ok {
 			if i == 0 || string(min) < st.MinKey {
@@ -278,12 +280,50 @@ func columnsOf(f *parquet.File) (columns, error) {
 // bounds returns a chunk's min_value and max_value; ok is false when the
 // writer left them out (or wrote both empty, which parquet-go does when it
 // skips a column's bounds: not a statement that every key is ""). The
-// deprecated min and max fields are not read (PARQUET-686).
-func bounds(s *format.Statistics) (min, max []byte, ok bool) {
-	if s.MinValue == nil || s.MaxValue == nil || (len(s.MinValue) == 0 && len(s.MaxValue) == 0) {
-		return nil, nil, false
+// deprecated min and max fields, which parquet-mr before 1.10 wrote
+// instead, were computed with a signed byte order (PARQUET-686), so
+// readers ignore them for byte arrays; they are used here only when
+// deprecatedOK (a parquet-mr from 1.8.0 on, whose byte-array statistics
+// are not corrupted by PARQUET-251) and both are ASCII: then every ASCII
+// key (SURT keys are: escapeOnce percent-encodes the rest) compares with
+// them alike in either byte order.
+func bounds(s *format.Statistics, deprecatedOK bool) (min, max []byte, ok bool) {
+	if s.MinValue != nil && s.MaxValue != nil && (len(s.MinValue) > 0 || len(s.MaxValue) > 0) {
+		return s.MinValue, s.MaxValue, true
 	}
-	return s.MinValue, s.MaxValue, true
+	if deprecatedOK && s.Min != nil && s.Max != nil && len(s.Max) > 0 && isASCIIBytes(s.Min) && isASCIIBytes(s.Max) {
+		return s.Min, s.Max, true
+	}
+	return nil, nil, false
+}
+
+func isASCIIBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// trustsDeprecatedStats reports a created_by of parquet-mr 1.8.0 or later
+// ("parquet-mr version 1.10.1 (build ...)"), which Spark writes.
+func trustsDeprecatedStats(createdBy string) bool {
+	v, ok := strings.CutPrefix(createdBy, "parquet-mr version ")
+	if !ok {
+		return false
+	}
+	v, _, _ = strings.Cut(v, " ")
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	major, err1 := strconv.Atoi(parts[0])
+	minor, err2 := strconv.Atoi(strings.TrimRightFunc(parts[1], func(r rune) bool { return r < '0' || r > '9' }))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return major > 1 || (major == 1 && minor >= 8)
 }
 
 // appendIndexRanges adds the byte ranges of a column chunk's column index

@@ -107,7 +107,8 @@ func TestLookup(t *testing.T) {
 		{"stats_and_page_index", ccindextest.Options{}, false, true},
 		{"stats_only", ccindextest.Options{NoPageIndex: true}, false, false},
 		{"page_index_only", ccindextest.Options{NoStatistics: true}, true, true},
-		{"deprecated_stats_only", ccindextest.Options{DeprecatedOnly: true, NoPageIndex: true}, true, false},
+		{"deprecated_stats_only", ccindextest.Options{DeprecatedOnly: true, NoPageIndex: true}, false, false},
+		{"deprecated_stats_before_parquet_mr_1_8", ccindextest.Options{DeprecatedOnly: true, NoPageIndex: true, CreatedBy: "1.7.0"}, true, false},
 		{"neither", ccindextest.Options{NoStatistics: true, NoPageIndex: true}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -110,6 +110,9 @@ type Options struct {
 	// NoPageIndex removes the column and offset indexes (parquet-mr before
 	// 1.11).
 	NoPageIndex bool
+	// CreatedBy is the parquet-mr version the files say wrote them
+	// (default 1.13.1, 1.8.3 with DeprecatedOnly).
+	CreatedBy string
 }
 
 // WriteIndex writes rows as crawl's robotstxt index under base: sorted by
@@ -179,7 +182,14 @@ func writeList(p string, lines []string) error {
 // recent ones are, and then strips what o says from its footer.
 func writeParquet(p string, rows []ccindex.Row, o Options) error {
 	var b bytes.Buffer
-	opts := []parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}), parquet.CreatedBy("parquet-mr", "1.13.1", "ccindextest")}
+	version := "1.13.1"
+	if o.DeprecatedOnly {
+		version = "1.8.3" // Spark 2.3's, which wrote only the deprecated min and max
+	}
+	if o.CreatedBy != "" {
+		version = o.CreatedBy
+	}
+	opts := []parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}), parquet.CreatedBy("parquet-mr", version, "ccindextest")}
 	if o.RowGroupRows > 0 {
 		opts = append(opts, parquet.MaxRowsPerRowGroup(int64(o.RowGroupRows)))
 	}
