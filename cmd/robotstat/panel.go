@@ -88,7 +88,11 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 	f.crawls.register(all)
 	for _, name := range panelFlags {
 		fl := all.Lookup(name)
-		fs.Var(fl.Value, fl.Name, fl.Usage)
+		usage := fl.Usage
+		if name == "cc-base" {
+			usage = "read the crawls from `URL` or folder: Common Crawl's https endpoint, s3://commoncrawl/, or a mirror laid out as crawl-data/CRAWL/cc-index-table.paths.gz and the index and WARC files it lists"
+		}
+		fs.Var(fl.Value, fl.Name, usage)
 	}
 	www := fs.Bool("www", false, "also read www. + each name of the list as a site of its own")
 	pos, err := parseFlags(fs, args, m.Stdout, panelUsage)
