@@ -142,6 +142,12 @@ type Config struct {
 	// folder laid out the same way. Default DefaultCCBase.
 	CCBase string
 
+	// Panel, when set, reads every crawl input (CC-MAIN-YYYY-WW, which all
+	// inputs must then be) as a panel of these hosts through the crawl's
+	// URL index under CCBase, one unit per crawl (see Panel), instead of
+	// the crawl's whole robotstxt subset. Sample and Segments do not apply.
+	Panel *Panel
+
 	// Sample, when positive, reads only that many files of each crawl and
 	// manifest, chosen deterministically and spread over the segments (see
 	// selectListed for how). Other inputs are read whole.
@@ -371,6 +377,14 @@ func (c Config) Validate() error {
 	}
 	if c.Sample < 0 {
 		bad("sample %d: want 0 (everything) or more", c.Sample)
+	}
+	if c.Panel != nil {
+		if err := c.Panel.validate(); err != nil {
+			errs = append(errs, err)
+		}
+		if c.Sample > 0 || len(c.Segments) > 0 {
+			bad("panel: sample and segments do not apply")
+		}
 	}
 	for _, s := range c.Segments {
 		if s == "" || strings.ContainsAny(s, "/\\") {

@@ -137,20 +137,11 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				r.otherResp.Add(1)
 				continue
 			}
-			j, err := d.slot(ctx)
+			j, err := d.readWARC(ctx, h, crawl, wr.Index())
 			if err != nil {
 				return err
 			}
-			j.kind, j.src, j.crawl, j.offset, j.index = jobWARC, src, crawl, wr.Offset(), wr.Index()
-			h.CopyTo(&j.hdr)
-			j.resource = bytes.Equal(h.Type(), []byte("resource"))
-			j.block, j.stored, err = wr.ReadBlock(j.block[:0], r.cfg.RecordLimit)
-			j.cut = wr.Truncated()
-			if err != nil || wr.Overrun() {
-				d.unslot()
-				if err != nil {
-					return err
-				}
+			if j == nil {
 				continue
 			}
 			if d.stop != nil {
@@ -213,4 +204,27 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		return d.stop
 	}
 	return wr.Err()
+}
+
+// readWARC reads the response or resource record whose header h the WARC
+// reader is at into a slot of the current batch, as a capture of crawl
+// numbered index in its source: nil (the slot given back) when its block
+// ran into the next record (Overrun, reported). The caller commits the
+// slot; until then it may read the record's block.
+func (d *decoder) readWARC(ctx context.Context, h *warc.Header, crawl string, index int64) (*rec, error) {
+	wr := d.wr
+	j, err := d.slot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	j.kind, j.src, j.crawl, j.offset, j.index = jobWARC, d.src, crawl, wr.Offset(), index
+	h.CopyTo(&j.hdr)
+	j.resource = bytes.Equal(h.Type(), []byte("resource"))
+	j.block, j.stored, err = wr.ReadBlock(j.block[:0], d.r.cfg.RecordLimit)
+	j.cut = wr.Truncated()
+	if err != nil || wr.Overrun() {
+		d.unslot()
+		return nil, err
+	}
+	return j, nil
 }

@@ -4,7 +4,10 @@
 // of files named by host, manifests of paths or URLs, HTTP(S) URLs, s3://
 // objects (through Config.S3), and Common Crawl crawls by name
 // (CC-MAIN-YYYY-WW: the crawl's robotstxt.paths.gz and the WARCs it lists,
-// from Config.CCBase, optionally sampled or cut to some segments; crawl.go).
+// from Config.CCBase, optionally sampled or cut to some segments; crawl.go),
+// or, with Config.Panel, a site list's captures of each crawl, record by
+// record, through the crawl's columnar URL index (package ccindex;
+// ccpanel.go).
 // It fans the captures out to a bounded pool of workers. It knows nothing about
 // statistics or Parquet: consumers receive a *record.Capture and do with it what
 // they will.
@@ -42,6 +45,10 @@
 //     downloads share one request budget (Config.Rate) and a bound on how
 //     many run at once (Config.Downloads), and a run whose endpoint refused
 //     Config.StopAfterRefused downloads in a row stops.
+//   - A panel's record is read by itself, by the offset and length its index
+//     row gives, and handed on only when it is the response the row names:
+//     its capture is the one the whole file gives it, but for
+//     Capture.Index, which is -1 (its place in the file is not read).
 //
 // Errors are data or environment. Data errors (a broken gzip member, a
 // malformed record, a bad row) are located in a *ReadError, counted by Class

@@ -39,11 +39,21 @@ var (
 	// Row: a dump row (JSON Lines, CSV, tar member) is malformed; it is skipped.
 	ErrRow = errors.New("malformed dump row")
 
+	// Panel (Config.Panel): what Common Crawl's URL index says and what
+	// its files hold disagree, or an index file cannot be read. The record
+	// or file is skipped and the hosts whose answer depends on it are
+	// counted as failed in the unit's Coverage.
+	ErrIndexMismatch = errors.New("the record is not the capture the URL index names")
+	ErrIndexCut      = errors.New("the file ends inside the record the URL index names")
+	ErrIndexFile     = errors.New("unreadable URL index file")
+
 	// Environment: returned from Run, never counted.
 	ErrGaveUp   = errors.New("gave up fetching")                     // HTTP(S) input failed after Config.Retry.MaxTries tries
 	ErrSlowDown = errors.New("server asks to slow down")             // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
 	ErrFetch    = errors.New("fetch failed")                         // HTTP status that is not worth retrying (404, 410, ...)
 	ErrChanged  = errors.New("the object changed while it was read") // a resume's answer is of another version (ETag, Last-Modified, length): not resumable, not retried
+	ErrNotFound = errors.New("not found")                            // 404 or 410, wrapped in ErrFetch: the file is not there
+	ErrRange    = errors.New("range not satisfiable")                // 416, wrapped in ErrFetch: the range begins past the file's end
 	ErrRefused  = errors.New("the server kept refusing")             // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
 	ErrStopped  = errors.New("stopped: the endpoint keeps refusing") // Config.StopAfterRefused downloads in a row refused: ends the run, even under KeepGoing
 	ErrShard    = errors.New("invalid shard")                        // ParseShard / Config.Validate
@@ -75,10 +85,11 @@ const (
 	ClassHTTP                       // HTTP response header inside a record
 	ClassPayload                    // chunked / gzip / deflate / br payload
 	ClassRow                        // JSON Lines, CSV or tar row
+	ClassIndex                      // a URL index file, or a record it names (Config.Panel)
 	numClasses
 )
 
-var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row"}
+var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row", "index"}
 
 // String returns the class name used in summaries and diagnostics.
 func (c Class) String() string {
@@ -88,7 +99,8 @@ func (c Class) String() string {
 	return "class(" + strconv.Itoa(int(c)) + ")"
 }
 
-// ReadError locates one data error: in Source, at byte Offset (a record's
+// ReadError locates one data error: in Source, at byte Offset (-1 when it
+// is the whole file's, as an unreadable URL index file of a panel; a record's
 // or row's located as in Capture.Offset; a broken gzip member, zstd frame
 // or garbage gap at its stored offset), in record Record (counted from 0
 // within Source; -1 when the error is not inside a record), whose
@@ -118,8 +130,10 @@ const maxExcerpt = warc.MaxExcerpt
 func (e *ReadError) Error() string {
 	b := make([]byte, 0, 128)
 	b = append(b, e.Source...)
-	b = append(b, ':')
-	b = strconv.AppendInt(b, e.Offset, 10)
+	if e.Offset >= 0 { // -1: the whole file (a panel's unreadable index file)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, e.Offset, 10)
+	}
 	if e.Record >= 0 {
 		b = append(b, ": record "...)
 		b = strconv.AppendInt(b, e.Record, 10)

@@ -204,6 +204,8 @@ type httpBody struct {
 	etag, modified string
 	tail           [resumeOverlap]byte
 	tailN          int // bytes of tail in use: min(got, resumeOverlap)
+
+	rng *byteRange // a part of the file only (openRange); nil for all of it
 }
 
 // try is one request: its context is cancelled, with a *timeoutError as
@@ -392,8 +394,12 @@ func (b *httpBody) start() error {
 		req.Header.Set("Accept-Encoding", "identity")
 		// A resume asks again for the last bytes it has (at most
 		// resumeOverlap) and compares them (checkOverlap).
+		// A ranged download (openRange) asks for what is left of its range
+		// and checks the answer's Content-Range instead (byteRange.answer).
 		from := b.got - int64(b.tailN)
-		if b.got > 0 {
+		if b.rng != nil {
+			req.Header.Set("Range", b.rng.header(b.got))
+		} else if b.got > 0 {
 			req.Header.Set("Range", "bytes="+strconv.FormatInt(from, 10)+"-")
 		}
 		resp, err := b.f.do(req)
@@ -424,6 +430,42 @@ func (b *httpBody) start() error {
 			}
 		}
 		switch {
+		case resp.StatusCode == http.StatusOK && b.rng != nil:
+			// The server ignored Range: skip to where the range (and what
+			// of it was delivered) begins, read no further than its end.
+			skip := b.rng.whole(resp.ContentLength)
+			if skip < 0 {
+				resp.Body.Close()
+				b.endRequest()
+				return fmt.Errorf("%w %s: the server ignored Range and did not say the length", ErrFetch, b.url)
+			}
+			b.body = resp.Body
+			if b.got == 0 {
+				b.etag, b.modified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+			}
+			if skip += b.got; skip > 0 {
+				if _, err := io.CopyN(io.Discard, &idleReader{b}, skip); err != nil {
+					b.last = fmt.Errorf("skipping %d bytes before the range: %w", skip, b.cur.failure(err))
+					b.endRequest()
+					continue
+				}
+			}
+			b.size = b.rng.n
+			b.body = limitBody(resp.Body, b.rng.n-b.got)
+			return nil
+		case resp.StatusCode == http.StatusPartialContent && b.rng != nil:
+			if err := b.rng.answer(resp.Header.Get("Content-Range"), b.got); err != nil {
+				resp.Body.Close()
+				b.last = err
+				b.endRequest()
+				continue
+			}
+			if b.got == 0 {
+				b.etag, b.modified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+			}
+			b.size = b.rng.n
+			b.body = limitBody(resp.Body, b.rng.n-b.got)
+			return nil
 		case resp.StatusCode == http.StatusOK:
 			b.body = resp.Body
 			if b.got == 0 {
@@ -555,10 +597,17 @@ func statusError(resp *http.Response) error {
 	if resp.StatusCode == http.StatusServiceUnavailable && code == "SlowDown" {
 		return fmt.Errorf("%w: %s %s: %s", ErrSlowDown, resp.Status, code, msg)
 	}
+	text := resp.Status
 	if code != "" {
-		return fmt.Errorf("%s: %s: %s", resp.Status, code, msg)
+		text += ": " + code + ": " + msg
 	}
-	return errors.New(resp.Status)
+	switch resp.StatusCode {
+	case http.StatusNotFound, http.StatusGone:
+		return fmt.Errorf("%w: %s", ErrNotFound, text)
+	case http.StatusRequestedRangeNotSatisfiable:
+		return fmt.Errorf("%w: %s", ErrRange, text)
+	}
+	return errors.New(text)
 }
 
 // xmlText returns the text of the first <tag>...</tag>, capped.
@@ -667,6 +716,9 @@ func (b *httpBody) changed(resp *http.Response) error {
 	}
 	if m := resp.Header.Get("Last-Modified"); b.modified != "" && m != "" && m != b.modified {
 		return fmt.Errorf("resume at byte %d: Last-Modified %s, was %s", b.got, m, b.modified)
+	}
+	if b.rng != nil {
+		return nil // b.size is the range's; byteRange.answer checks where the answer lies
 	}
 	size := resp.ContentLength
 	if resp.StatusCode == http.StatusPartialContent {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/robotstat/robotstat/ccindex"
 )
 
 // format is what an input holds, decided by its name (the container,
@@ -25,6 +27,7 @@ const (
 	formatTar                    // .tar, .tgz, .tar.gz, .tar.zst
 	formatHostFile               // any other file: one robots.txt named by host
 	formatManifest               // .paths, .manifest (+ .gz): expanded before the run
+	formatPanel                  // a crawl read through its URL index (Config.Panel): the crawl's cc-index-table.paths.gz
 )
 
 // input is one entry of the expanded input list.
@@ -111,6 +114,18 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		return false
 	}
 	for _, a := range args {
+		if r.cfg.Panel != nil {
+			if !isCrawlInput(a) {
+				return nil, fmt.Errorf("%w: panel: %s is not a crawl name (CC-MAIN-YYYY-WW)", ErrConfig, a)
+			}
+			name := panelList(r.cfg.ccBase(), a)
+			if !dup(name) {
+				u := unit(name)
+				u.Crawl = a
+				out = append(out, input{name: name, path: ccindex.PathsFile(a), format: formatPanel, crawl: a, unit: u})
+			}
+			continue
+		}
 		f := formatOf(a)
 		crawl := ""
 		manifest, base := a, r.cfg.ManifestBase
@@ -232,6 +247,15 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// panelList is where a crawl's list of URL index files lives under base
+// (a URL or a folder).
+func panelList(base, crawl string) string {
+	if isURL(base) {
+		return strings.TrimSuffix(base, "/") + "/" + ccindex.PathsFile(crawl)
+	}
+	return filepath.Join(base, filepath.FromSlash(ccindex.PathsFile(crawl)))
 }
 
 // manifestLine is one line of a manifest: name resolved to a path or URL,

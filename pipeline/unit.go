@@ -47,6 +47,9 @@ type UnitResult struct {
 	// input (by Source, then Offset), the first MaxUnitErrors of them
 	// (DataErrors counts them all).
 	Errors []*ReadError
+	// Coverage is what a panel unit (Config.Panel) found of its listed
+	// hosts, also when it failed; nil for any other unit.
+	Coverage *Coverage
 }
 
 // MaxUnitErrors caps UnitResult.Errors: a unit whose every record is broken
@@ -62,9 +65,10 @@ type unitState struct {
 	captures   atomic.Int64
 	dataErrors atomic.Int64
 
-	mu   sync.Mutex
-	err  error        // the first input failure, under KeepGoing
-	errs []*ReadError // the first MaxUnitErrors data errors
+	mu       sync.Mutex
+	err      error        // the first input failure, under KeepGoing
+	errs     []*ReadError // the first MaxUnitErrors data errors
+	coverage *Coverage    // a panel unit's
 }
 
 // dataErr counts e and keeps it while fewer than MaxUnitErrors are kept.
@@ -95,7 +99,7 @@ func (r *runner) release(u *unitState) error {
 		return nil
 	}
 	u.mu.Lock()
-	err, errs := u.err, u.errs
+	err, errs, cov := u.err, u.errs, u.coverage
 	u.errs = nil
 	u.mu.Unlock()
 	// Workers report the errors of records in parallel: put them back in
@@ -104,7 +108,7 @@ func (r *runner) release(u *unitState) error {
 		return cmp.Or(strings.Compare(a.Source, b.Source), cmp.Compare(a.Offset, b.Offset), cmp.Compare(a.Record, b.Record))
 	})
 	return r.cfg.UnitDone(UnitResult{Unit: u.Unit, Err: err,
-		Captures: u.captures.Load(), DataErrors: u.dataErrors.Load(), Errors: errs})
+		Captures: u.captures.Load(), DataErrors: u.dataErrors.Load(), Errors: errs, Coverage: cov})
 }
 
 // units gives each input of list the state of its unit, with the inputs

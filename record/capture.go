@@ -17,7 +17,8 @@ import "time"
 type Capture struct {
 	// Where the capture came from. Source is the input as named on the
 	// command line or in a manifest (a path or a URL); Index counts records
-	// (of every type) or rows from 0 within Source.
+	// (of every type) or rows from 0 within Source, -1 for a record read by
+	// itself at its offset (a panel's, through Common Crawl's URL index).
 	//
 	// Offset locates the record in Source, one offset per record: in a
 	// plain input, the byte offset of its first byte; in a compressed WARC

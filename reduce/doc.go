@@ -8,6 +8,10 @@
 //
 // A site is a crawl and a host with at least one capture whose URL path is
 // /robots.txt (captures.robots_path); those captures are its candidates.
+// In a crawl that only panels read (robotstat panel: its completion
+// records name a site list, schema.Index.PanelHosts), the listed hosts
+// alone are sites: the captures of the other hosts their redirects lead to
+// are followed, but are not sites of the panel.
 // Every candidate is resolved:
 //
 //   - a 2xx (or a capture without a status) is parsed, a 4xx unavailable, a

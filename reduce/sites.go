@@ -92,6 +92,10 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	panels, err := ix.PanelHosts()
+	if err != nil {
+		return sum, err
+	}
 	verdicts, _, err := ix.TableFiles(schema.Verdicts)
 	if err != nil && !errors.Is(err, schema.ErrNoTable) {
 		return sum, err
@@ -166,7 +170,8 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		for _, f := range files {
 			n += rows[f.Path]
 		}
-		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, p: partitionsFor(n, int64(o.PartitionCaptures), maxPartitions), dir: tmp, out: out, hist: hist}
+		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, p: partitionsFor(n, int64(o.PartitionCaptures), maxPartitions), dir: tmp, out: out, hist: hist,
+			hosts: panels[crawl]}
 		cs, warns, err := c.run(files, filesOf(verdicts, crawl))
 		if err != nil {
 			return sum, err
@@ -292,6 +297,10 @@ type crawlRun struct {
 	out   *writer
 	hist  *history
 	date  int32 // sites.crawl_date, once stage A has read the captures
+	// hosts, when not nil, are the crawl's sites: a crawl read only by
+	// panels (schema.Index.PanelHosts) has its listed hosts as sites, not
+	// the hosts of the redirect targets it read for them.
+	hosts map[string]bool
 
 	spills []*spill
 }
@@ -371,7 +380,7 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 						return err
 					}
 				}
-				if r.RobotsPath {
+				if r.RobotsPath && (c.hosts == nil || c.hosts[r.Host]) {
 					b = enc(b[:0]).id(id).str(r.URL).str(r.Host).str(r.RegisteredDomain).bool(r.Scheme == "https").
 						byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget).int(r.Rank)
 					if err := cands.add(c.part(r.Host), b); err != nil {

@@ -266,10 +266,11 @@ func WriteJSON(w io.Writer, d *Data) error {
 		Panel      bool                        `json:"panel_only"`
 		PanelHosts int64                       `json:"panel_hosts"`
 		Crawls     []crawl                     `json:"crawls"`
+		Coverage   []ListCoverage              `json:"panel_coverage,omitempty"`
 		About      map[string]string           `json:"about"`
 		Exports    map[string][]map[string]any `json:"exports"`
 	}{Dir: d.Dir, Version: d.Version, Catalog: d.Catalog, Panel: d.Report.Panel, PanelHosts: d.Report.Trend.PanelHosts,
-		About: map[string]string{}, Exports: map[string][]map[string]any{}}
+		Coverage: d.Coverage, About: map[string]string{}, Exports: map[string][]map[string]any{}}
 	for _, kv := range d.about() {
 		doc.About[kv[0]] = kv[1]
 	}

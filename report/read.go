@@ -2,11 +2,13 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,6 +29,40 @@ type Data struct {
 	Generator string
 	// Strata opens the HTML page on the trends by rank stratum.
 	Strata bool
+	// Coverage is, per crawl a robotstat panel read, what it found of its
+	// site list: from the panel runs' completion records, by crawl.
+	Coverage []ListCoverage
+}
+
+// ListCoverage is what a robotstat panel found of its listed hosts in a
+// crawl: those the crawl has a /robots.txt of (each a site), those it does
+// not (no site: not captured), and those whose answer could not be read
+// whole (failed). It is the "panel" object of the panel run's completion
+// record summary (pipeline.Coverage's JSON); the report reads these fields.
+type ListCoverage struct {
+	Crawl       string `json:"crawl"`
+	Listed      int    `json:"listed"`
+	Found       int    `json:"found"`
+	NotCaptured int    `json:"not_captured"`
+	Failed      int    `json:"failed"`
+}
+
+// listCoverage reads the coverage of the panel runs of ix, by crawl.
+func listCoverage(ix *schema.Index) []ListCoverage {
+	var out []ListCoverage
+	for _, r := range ix.Sorted() {
+		if r.Options[schema.OptionPanelSites] == "" || len(r.Summary) == 0 {
+			continue
+		}
+		var s struct {
+			Panel *ListCoverage `json:"panel"`
+		}
+		if json.Unmarshal(r.Summary, &s) == nil && s.Panel != nil {
+			out = append(out, *s.Panel)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b ListCoverage) int { return strings.Compare(a.Crawl, b.Crawl) })
+	return out
 }
 
 // reportTables are the tables the report reads crawl by crawl, sites
@@ -56,6 +92,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	} else if left.Absorbed > 0 {
 		data.Warnings = append(data.Warnings, fmt.Sprintf("%d files of inputs robotstat compact merged are still there (a compaction was killed before it removed them): not counted here, but a query that globs *.parquet counts their rows twice until the next robotstat analyze, sites or compact into %s removes them", left.Absorbed, dir))
 	}
+	data.Coverage = listCoverage(ix)
 	var crawls []string
 	byCrawl := map[string]map[schema.TableName][]schema.File{}
 	orphans := map[string]bool{}
@@ -224,6 +261,14 @@ func (d *Data) about() [][2]string {
 	}
 	if len(crawls) > 1 {
 		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})
+	}
+	if len(d.Coverage) > 0 {
+		var parts []string
+		for _, c := range d.Coverage {
+			parts = append(parts, fmt.Sprintf("%s %s found, %s not captured, %s failed", c.Crawl, formatCount(int64(c.Found)), formatCount(int64(c.NotCaptured)), formatCount(int64(c.Failed))))
+		}
+		lines = append(lines, [2]string{"list", fmt.Sprintf("robotstat panel of %s listed hosts; the sites are those found (a host not captured has no site in that crawl): %s",
+			formatCount(int64(d.Coverage[0].Listed)), strings.Join(parts, "; "))})
 	}
 	t := r.Trend
 	switch {

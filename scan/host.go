@@ -1,41 +1,22 @@
 package scan
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"net"
-	"strings"
 
 	"github.com/robotstat/robotstat/internal/ranklist"
-	"golang.org/x/net/idna"
+	"github.com/robotstat/robotstat/internal/weburl"
 )
 
 // ErrHost reports a host name that cannot be scanned.
-var ErrHost = errors.New("not a host name")
+var ErrHost = weburl.ErrHost
 
 // NormalizeHost returns name as the ASCII, lower-case host a request goes
 // to: IDNA 2008 (UTS #46, lookup profile) maps a Unicode name to its
 // A-labels, a trailing dot is dropped, and an IP address is kept as it is
 // (IPv6 without brackets). A name with a scheme, a path or a port is
-// refused: the scan fetches /robots.txt on the default ports.
-func NormalizeHost(name string) (string, error) {
-	s := strings.TrimSuffix(strings.TrimSpace(name), ".")
-	if s == "" {
-		return "", fmt.Errorf("%w: empty", ErrHost)
-	}
-	if ip := net.ParseIP(strings.Trim(s, "[]")); ip != nil {
-		return ip.String(), nil
-	}
-	if strings.ContainsAny(s, "/:@?# ") {
-		return "", fmt.Errorf("%w: %q (give a bare host, without scheme, port or path)", ErrHost, capString(name, 80))
-	}
-	a, err := idna.Lookup.ToASCII(s)
-	if err != nil {
-		return "", fmt.Errorf("%w: %q: %v", ErrHost, capString(name, 80), err)
-	}
-	return strings.ToLower(a), nil
-}
+// refused: the scan fetches /robots.txt on the default ports. It is
+// weburl.NormalizeHost, the reading the panel's site lists share.
+func NormalizeHost(name string) (string, error) { return weburl.NormalizeHost(name) }
 
 // ReadSites reads a ranked site list in Tranco's form, "rank,domain" a
 // line (a header line, blank lines and # comments are skipped), and returns

@@ -26,19 +26,23 @@ type ErrorRow struct {
 	// Byte offset of the error in source: of its record (as
 	// captures.record_offset), or of the broken gzip member, zstd frame or
 	// garbage; in the decompressed stream for whole-file compression. NULL
-	// for an input that could not be read (class input).
+	// for an input that could not be read (class input) and for a URL index
+	// file robotstat panel could not read (class index).
 	Offset *int64 `parquet:"byte_offset,optional"`
 	// Record or row the error is in, counted from 0 within source. NULL
 	// when the error is not inside a record (a broken gzip member, garbage
-	// between records).
+	// between records), and for a record robotstat panel read on its own
+	// (by its offset, not its place in the file).
 	Record *int64 `parquet:"record_index,optional"`
 	// WARC-Record-ID of the record without angle brackets (as
 	// captures.warc_record_id). NULL when the error is not inside a WARC
 	// record whose header was read.
 	RecordID string `parquet:"warc_record_id,optional,dict"`
-	// Class of the error: container, record, http, payload, row (as the
-	// run summary counts them), or input for an input that could not be
-	// read to its end (its captures before the failure are kept).
+	// Class of the error: container, record, http, payload, row, index (a
+	// URL index file robotstat panel could not read, or a record it names
+	// that is cut or is not the URL its row says) (as the run summary
+	// counts them), or input for an input that could not be read to its
+	// end (its captures before the failure are kept).
 	Class string `parquet:"class,dict"`
 	// What is wrong, e.g. "broken gzip member: unexpected EOF".
 	Message string `parquet:"message,dict"`

@@ -2,10 +2,8 @@ package stats
 
 import (
 	"net/netip"
-	"net/url"
-	"strings"
 
-	"golang.org/x/net/idna"
+	"github.com/robotstat/robotstat/internal/weburl"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -32,46 +30,9 @@ type Site struct {
 // strings alias rawURL and nothing is allocated.
 func ParseSite(rawURL string) Site {
 	var s Site
-	rest := rawURL
-	if i := strings.Index(rest, "://"); i > 0 {
-		s.Scheme = rest[:i]
-		if hasUpper(s.Scheme) {
-			s.Scheme = strings.ToLower(s.Scheme)
-		}
-		rest = rest[i+3:]
-	} else if strings.HasPrefix(rest, "//") {
-		rest = rest[2:]
-	} else {
-		return s
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end >= 0 {
-		rest = rest[:end]
-	}
-	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-		rest = rest[at+1:]
-	}
-	host, port := rest, ""
-	if strings.HasPrefix(host, "[") {
-		if j := strings.IndexByte(host, ']'); j > 0 {
-			port = strings.TrimPrefix(host[j+1:], ":")
-			host = host[1:j]
-		}
-	} else if j := strings.LastIndexByte(host, ':'); j >= 0 {
-		host, port = host[:j], host[j+1:]
-	}
-	host = strings.TrimSuffix(host, ".")
-	switch {
-	case !isASCII(host):
-		if a, err := idna.Lookup.ToASCII(host); err == nil {
-			host = a
-		} else {
-			host = strings.ToLower(host)
-		}
-	case hasUpper(host):
-		host = strings.ToLower(host)
-	}
-	s.Host = host
+	var port string
+	s.Scheme, s.Host, port = weburl.Split(rawURL)
+	host := s.Host
 	if n, ok := atoi32(port); ok {
 		s.Port = n
 	} else {
@@ -112,24 +73,6 @@ func looksLikeIP(h string) bool {
 	return err == nil
 }
 
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 func atoi32(s string) (int32, bool) {
 	if s == "" || len(s) > 5 {
 		return 0, false
@@ -145,21 +88,6 @@ func atoi32(s string) (int32, bool) {
 }
 
 // ResolveLocation resolves a Location header against the URL it answered;
-// it returns loc unchanged when either does not parse.
-func ResolveLocation(base, loc string) string {
-	if loc == "" {
-		return ""
-	}
-	l, err := url.Parse(loc)
-	if err != nil {
-		return loc
-	}
-	if l.IsAbs() {
-		return loc
-	}
-	b, err := url.Parse(base)
-	if err != nil {
-		return loc
-	}
-	return b.ResolveReference(l).String()
-}
+// it returns loc unchanged when either does not parse (weburl.ResolveLocation,
+// the one definition the sites step and the panel follow too).
+func ResolveLocation(base, loc string) string { return weburl.ResolveLocation(base, loc) }

@@ -105,6 +105,19 @@ type analyzeFlags struct {
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
 	crawls *crawlFlags
+	// panel is robotstat panel's site list (nil for analyze and scan):
+	// crawl inputs are read through their URL index (panel.go).
+	panel *panelSpec
+	// name is the command the flags are for, in messages: analyze when "".
+	name string
+}
+
+// command names the command running for its messages.
+func (f *analyzeFlags) command() string {
+	if f.name == "" {
+		return "analyze"
+	}
+	return f.name
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
@@ -167,18 +180,18 @@ type analyzeWorker struct {
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
 	if f.workers < 1 {
-		return usageErrorf("analyze", "--workers must be at least 1, got %d", f.workers)
+		return usageErrorf(f.command(), "--workers must be at least 1, got %d", f.workers)
 	}
 	if f.out == "" {
-		return usageErrorf("analyze", "--out must name a folder")
+		return usageErrorf(f.command(), "--out must name a folder")
 	}
 	tables, err := schema.ParseTables(f.tables)
 	if err != nil {
-		return usageErrorf("analyze", "--tables: %v", err)
+		return usageErrorf(f.command(), "--tables: %v", err)
 	}
 	responses, err := pipeline.ParseResponses(f.responses)
 	if err != nil {
-		return usageErrorf("analyze", "--responses: %v", err)
+		return usageErrorf(f.command(), "--responses: %v", err)
 	}
 	var shard pipeline.Shard
 	if f.shard != "" {
@@ -187,15 +200,15 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			getenv = func(string) string { return "" }
 		}
 		if shard, err = pipeline.ParseShard(f.shard, getenv); err != nil {
-			return usageErrorf("analyze", "--shard: %v", err)
+			return usageErrorf(f.command(), "--shard: %v", err)
 		}
 	}
 	fields, err := parseFields(f.fields)
 	if err != nil {
-		return usageErrorf("analyze", "--fields: %v", err)
+		return usageErrorf(f.command(), "--fields: %v", err)
 	}
 	if f.botsReplace && f.bots == "" {
-		return usageErrorf("analyze", "--bots-replace needs --bots FILE")
+		return usageErrorf(f.command(), "--bots-replace needs --bots FILE")
 	}
 
 	so := stats.DefaultOptions()
@@ -213,7 +226,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		}
 	}
 	if err := so.Validate(); err != nil {
-		return usageErrorf("analyze", "%v", err)
+		return usageErrorf(f.command(), "%v", err)
 	}
 
 	sample := len(inputs) == 0
@@ -255,9 +268,12 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	// refused connection before they give up.
 	pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
 	if f.crawls != nil {
-		if err := f.crawls.apply("analyze", &pc, inputs, f.crawl, m.Getenv); err != nil {
+		if err := f.crawls.apply(f.command(), &pc, inputs, f.crawl, m.Getenv); err != nil {
 			return err
 		}
+	}
+	if f.panel != nil {
+		pc.Panel = &pipeline.Panel{Hosts: f.panel.hosts}
 	}
 	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
 		pc.BodyLimit = 1 << 30
@@ -266,7 +282,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		pc.Progress = m.Stderr
 	}
 	if err := pc.Validate(); err != nil {
-		return usageErrorf("analyze", "%v", err)
+		return usageErrorf(f.command(), "%v", err)
 	}
 
 	meta := so.Metadata()
@@ -298,7 +314,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	for range f.workers {
 		a, err := stats.NewAnalyzer(so)
 		if err != nil {
-			return usageErrorf("analyze", "%v", err)
+			return usageErrorf(f.command(), "%v", err)
 		}
 		run.workers = append(run.workers, &analyzeWorker{analyzer: a})
 	}
@@ -324,6 +340,13 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return err
 	}
 	defer unlock()
+	if f.panel != nil {
+		// The site list the panel's runs name, stored with them (sites
+		// are the listed hosts; schema.Index.PanelHosts).
+		if meta[schema.OptionPanelSites], err = schema.WriteSiteList(f.out, f.panel.hosts); err != nil {
+			return fmt.Errorf("writing the site list into --out: %w", err)
+		}
+	}
 	uw, err := newUnitWriter(ctx, schema.Options{
 		Dir:           f.out,
 		Tables:        tables,
@@ -364,10 +387,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, runErr)}
 		case errors.Is(runErr, pipeline.ErrStopped):
 			failed := len(uw.sortedFailures())
-			return fmt.Errorf("analyze: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
-				runErr, uw.committed-failed, failed, refusedHint(pipeline.DefaultStopAfterRefused))
+			return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
+				f.command(), runErr, uw.committed-failed, failed, refusedHint(pipeline.DefaultStopAfterRefused))
 		}
-		return fmt.Errorf("analyze: %w%s", runErr, kept)
+		return fmt.Errorf("%s: %w%s", f.command(), runErr, kept)
 	}
 	outcomes := map[string]int64{}
 	for _, wk := range run.workers {
@@ -403,6 +426,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 
 		Duplicates: sum.Duplicates, DuplicateExamples: sum.DuplicateExamples,
 		OutputDirs: sum.OutputDirs, OutputDirExamples: sum.OutputDirExamples,
+	}
+	if f.panel != nil {
+		res.Panel = f.panel.result(uw.coverage)
 	}
 	for c, n := range sum.Errors {
 		if n > 0 {
@@ -501,6 +527,8 @@ type analyzeResult struct {
 	DuplicateExamples []string `json:"inputs_duplicate_examples,omitempty"`
 	OutputDirs        int64    `json:"output_folders_skipped,omitempty"`
 	OutputDirExamples []string `json:"output_folders_skipped_examples,omitempty"`
+	// Panel is what robotstat panel found of its hosts in each crawl.
+	Panel *panelResult `json:"panel,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
@@ -515,6 +543,7 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
 	}
 	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
+	r.Panel.print(w)
 	if r.NotHosts > 0 {
 		ex := strings.Join(r.NotHostExamples, ", ")
 		if r.NotHosts > int64(len(r.NotHostExamples)) {

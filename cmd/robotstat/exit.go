@@ -43,9 +43,9 @@ var exitCodes = []struct {
 	{ExitOK, "success (check: every URL allowed)"},
 	{ExitDisallowed, "check: at least one URL disallowed"},
 	{ExitUsage, "usage error, or an environment failure (unreadable input, output not\n       writable, disk full, Parquet write error, another robotstat writing into\n       the output folder; analyze: 8 downloads in a row refused on every try,\n       what was committed kept)"},
-	{ExitInputErrors, "analyze: output written, but some inputs had errors (see the summary)"},
-	{ExitStrict, "analyze --strict: stopped at the first input error; that input not written\n       (inputs committed before it are kept)"},
-	{ExitInputsFailed, "analyze: output written, but some inputs could not be read to their end\n       (see the summary or robotstat status; a rerun retries them)"},
+	{ExitInputErrors, "analyze, panel: output written, but some inputs had errors (see the summary)"},
+	{ExitStrict, "analyze --strict, panel --strict: stopped at the first input error; that input not written\n       (inputs committed before it are kept)"},
+	{ExitInputsFailed, "analyze, panel: output written, but some inputs could not be read to their end\n       (see the summary or robotstat status; a rerun retries them)"},
 	{ExitInterrupted, "interrupted; no partial output file is left"},
 }
 

@@ -43,6 +43,7 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{"check", []string{"  1    check:"}, []string{"  3    analyze", "  4    analyze --strict"}},
 		{"analyze", []string{"  3    analyze", "  4    analyze --strict", "  130"}, []string{"  1    check"}},
+		{"panel", []string{"  3    analyze, panel", "  4    analyze --strict, panel --strict", "  5    analyze, panel", "  130"}, []string{"  1    check"}},
 		{"bots", []string{"  0 ", "  2 "}, []string{"  1    check", "  3    analyze", "  130"}},
 	}
 	for _, e := range exits {

@@ -55,6 +55,8 @@ type statusInput struct {
 	Error     string     `json:"error,omitempty"`
 	Shard     string     `json:"shard,omitempty"`
 	Committed *time.Time `json:"committed,omitempty"`
+	// Panel is a panel input's coverage of its crawl (robotstat panel).
+	Panel *pipeline.Coverage `json:"panel,omitempty"`
 }
 
 // statusReport is robotstat status --json's output.
@@ -192,7 +194,7 @@ func statusOf(r *schema.Record) statusInput {
 	}
 	var sum unitSummary
 	if len(r.Summary) > 0 && json.Unmarshal(r.Summary, &sum) == nil {
-		s.Captures, s.Shard = sum.Captures, sum.Shard
+		s.Captures, s.Shard, s.Panel = sum.Captures, sum.Shard, sum.Panel
 	}
 	if s.State == schema.RecordFailed && s.Captures > 0 {
 		s.State = statePartial
@@ -206,6 +208,9 @@ func (r *statusReport) print(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left; sites %s\n", r.Out,
 		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[statePartial], r.Counts[stateLeft], r.Sites)
 	for _, in := range r.Inputs {
+		if c := in.Panel; c != nil {
+			fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
+		}
 		switch in.State {
 		case schema.RecordDone:
 		case stateLeft:

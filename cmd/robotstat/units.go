@@ -123,6 +123,8 @@ type unitSummary struct {
 	// Shard is the shard that read the unit (i/n), for the record's reader:
 	// not an option, a unit's rows do not depend on it.
 	Shard string `json:"shard,omitempty"`
+	// Panel is a panel unit's coverage of its crawl (robotstat panel).
+	Panel *pipeline.Coverage `json:"panel,omitempty"`
 }
 
 // unitOut is a unit in flight: its dataset and each worker's sink into it.
@@ -159,7 +161,8 @@ type unitWriter struct {
 	committed int
 	failures  []unitFailure
 	skipped   int
-	replaced  map[string]int // option that differs -> units redone for it
+	replaced  map[string]int      // option that differs -> units redone for it
+	coverage  []pipeline.Coverage // of the panel units committed
 }
 
 func newUnitWriter(ctx context.Context, opts schema.Options, workers []*analyzeWorker, name func(string) string, redo bool) (*unitWriter, error) {
@@ -349,7 +352,7 @@ func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 			return fmt.Errorf("writing the errors of %s: %w", r.Name, err)
 		}
 	}
-	if err := o.ds.CommitOutcome(u.ctx, schema.Outcome{Err: r.Err, Summary: unitSummary{Captures: r.Captures, DataErrors: r.DataErrors, Shard: u.shard}}); err != nil {
+	if err := o.ds.CommitOutcome(u.ctx, schema.Outcome{Err: r.Err, Summary: unitSummary{Captures: r.Captures, DataErrors: r.DataErrors, Shard: u.shard, Panel: r.Coverage}}); err != nil {
 		return fmt.Errorf("writing the output of %s: %w", r.Name, err)
 	}
 	u.mu.Lock()
@@ -361,6 +364,9 @@ func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 	}
 	if r.Err != nil {
 		u.failures = append(u.failures, unitFailure{Input: r.Name, Error: r.Err.Error(), Captures: r.Captures, Refused: errors.Is(r.Err, pipeline.ErrRefused)})
+	}
+	if r.Coverage != nil {
+		u.coverage = append(u.coverage, *r.Coverage)
 	}
 	return nil
 }
@@ -410,8 +416,11 @@ func errorRows(r pipeline.UnitResult, crawl string) []schema.ErrorRow {
 		if source == "" {
 			source = e.Source
 		}
-		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: source, Offset: &e.Offset,
+		row := schema.ErrorRow{Crawl: crawl, Input: r.Name, Source: source,
 			RecordID: schema.TrimRecordID(e.RecordID), Class: e.Class.String(), Excerpt: e.Excerpt}
+		if e.Offset >= 0 { // a whole file (a panel's unreadable index file) has none
+			row.Offset = &e.Offset
+		}
 		if e.Record >= 0 {
 			row.Record = &e.Record
 		}

@@ -44,6 +44,17 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // skipped. It stops when fn returns false, and fails with a *FormatError or
 // a *ReadError. Lines may be up to 1 MiB.
 func Each(r io.Reader, fn func(line int, rank int64, domain string) bool) error {
+	return each(r, false, fn)
+}
+
+// EachEntry is Each for a list that may also have a bare domain or host
+// on a line, without a rank (rank 0): a panel's site list, either a
+// Tranco list or one host per line.
+func EachEntry(r io.Reader, fn func(line int, rank int64, domain string) bool) error {
+	return each(r, true, fn)
+}
+
+func each(r io.Reader, bare bool, fn func(line int, rank int64, domain string) bool) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	line := 0
@@ -57,6 +68,12 @@ func Each(r io.Reader, fn func(line int, rank int64, domain string) bool) error 
 			continue
 		}
 		rank, dom, ok := strings.Cut(s, ",")
+		if !ok && bare {
+			if !fn(line, 0, s) {
+				return nil
+			}
+			continue
+		}
 		if !ok {
 			return &FormatError{Line: line, Text: cut(s, 80)}
 		}

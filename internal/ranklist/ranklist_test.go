@@ -2,6 +2,7 @@ package ranklist
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -31,5 +32,24 @@ func TestEach(t *testing.T) {
 	var re *ReadError
 	if err := Each(strings.NewReader(long), func(int, int64, string) bool { return true }); !errors.As(err, &re) || re.Line != 1 {
 		t.Errorf("a 2 MiB line: %v", err)
+	}
+}
+
+// TestEachEntry: a list of bare hosts, or one that mixes them with ranked
+// lines, reads with rank 0 for the bare ones; the header rule holds.
+func TestEachEntry(t *testing.T) {
+	in := "\uFEFFrank,domain\n1,example.com\nbare.example\n# note\n\n  other.example  \n3,third.example\n"
+	var got []string
+	if err := EachEntry(strings.NewReader(in), func(line int, rank int64, dom string) bool {
+		got = append(got, strconv.Itoa(line)+":"+strconv.FormatInt(rank, 10)+":"+dom)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "2:1:example.com 3:0:bare.example 6:0:other.example 7:3:third.example"; strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := Each(strings.NewReader("bare.example\n"), func(int, int64, string) bool { return true }); err == nil {
+		t.Error("Each reads a bare line")
 	}
 }

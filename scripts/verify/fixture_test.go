@@ -34,6 +34,10 @@ var (
 	// reportFixtureRoot is the report fixture: four crawls of 400 sites
 	// (report/reporttest), through the real analyzer and reduce step.
 	reportFixtureRoot string
+	// panelRoot is robotstat panel of testdata/panel-sites.csv over the
+	// sites fixture laid out as a crawl with its URL index
+	// (scripts/ccmirror), as the README's worked example runs it.
+	panelRoot string
 )
 
 // escapeCrawls are crawl names that cannot be used as directory names as
@@ -99,7 +103,10 @@ func run(m *testing.M) (int, error) {
 		return 0, fmt.Errorf("robotstat analyze --tables all on the sample: %v\n%s", err, out)
 	}
 	sitesFixtureRoot, generatedRoot, reportFixtureRoot = tmp+"/sites-fixture", tmp+"/generated", tmp+"/report-fixture"
+	panelRoot = tmp + "/panel"
 	for _, args := range [][]string{
+		{"run", "./scripts/ccmirror", "-crawl", "CC-MAIN-2025-05", "-out", tmp + "/cc", "reduce/testdata/sites"},
+		{"run", "./cmd/robotstat", "panel", "--quiet", "--cc-base", tmp + "/cc", "--out", panelRoot, "scripts/verify/testdata/panel-sites.csv", "CC-MAIN-2025-05"},
 		{"run", "./scripts/reportfixture", reportFixtureRoot},
 		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", sitesFixtureRoot, "reduce/testdata/sites"},
 		{"run", "./scripts/gencorpus", "-n", "20000", "-per-file", "7000", "-out", tmp + "/corpus", "-robots", "stats/testdata/avuim"},

@@ -45,7 +45,7 @@ type docQuery struct {
 
 // datasetRoots are the datasets a block may name.
 func datasetRoots() map[string]string {
-	return map[string]string{"four-crawls": reportFixtureRoot, "sample": sampleRoot}
+	return map[string]string{"four-crawls": reportFixtureRoot, "sample": sampleRoot, "panel": panelRoot}
 }
 
 // datasetMarker is the comment that names a block's dataset.
