@@ -84,50 +84,17 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	if o.PartitionCaptures <= 0 {
 		o.PartitionCaptures = DefaultPartitionCaptures
 	}
-	ix, err := schema.ReadIndex(o.Dir)
+	in, err := readInputs(o.Dir)
 	if err != nil {
 		return sum, err
 	}
-	caps, _, err := ix.TableFiles(schema.Captures)
+	tmp, err := spillFolder(o.Dir)
 	if err != nil {
 		return sum, err
-	}
-	verdicts, _, err := ix.TableFiles(schema.Verdicts)
-	if err != nil && !errors.Is(err, schema.ErrNoTable) {
-		return sum, err
-	}
-	rows := map[string]int64{} // committed rows per file path
-	for _, r := range ix.Runs {
-		for _, f := range r.Files {
-			rows[filepath.Join(o.Dir, filepath.FromSlash(f.Path))] = f.Rows
-		}
-	}
-	// A killed build leaves its spill folder behind; builds of one
-	// dataset do not run at once (they would replace each other's output),
-	// so any spill folder found now is a dead one.
-	if old, _ := filepath.Glob(filepath.Join(o.Dir, "_robotstat", "reduce-*")); len(old) > 0 {
-		for _, d := range old {
-			if err := os.RemoveAll(d); err != nil {
-				return sum, fmt.Errorf("reduce: removing a killed build's spill folder: %w", err)
-			}
-		}
-	}
-	tmp, err := os.MkdirTemp(filepath.Join(o.Dir, "_robotstat"), "reduce-")
-	if err != nil {
-		return sum, fmt.Errorf("reduce: spill folder: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 
-	// Crawls whose captures files hold no row (an input without captures
-	// gives zero-row files) have no sites.
-	var nonEmpty []schema.File
-	for _, f := range caps {
-		if rows[f.Path] > 0 {
-			nonEmpty = append(nonEmpty, f)
-		}
-	}
-	caps = nonEmpty
-	crawls := crawlsOf(caps)
+	crawls := crawlsOf(in.captures)
 	// site_history spans crawls; with one crawl a host's history is its
 	// sites and site_bots rows, and its 91 rows a host would cost most of
 	// the step (4 times the CPU of the rest at 1M captures), so it is
@@ -144,16 +111,10 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		return sum, err
 	}
 	defer ds.Abort()
-	out := &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local(),
-		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
-
-	var all int64
-	for _, f := range caps {
-		all += rows[f.Path]
-	}
+	out := newWriter(ds)
 	var hist *history
 	if slices.Contains(tables, schema.SiteHistory) {
-		hist, err = newHistory(ctx, tmp, partitionsFor(all, int64(o.PartitionCaptures), maxPartitions))
+		hist, err = newHistory(ctx, tmp, partitionsFor(in.rowsOf(in.captures), int64(o.PartitionCaptures), maxPartitions))
 		if err != nil {
 			return sum, err
 		}
@@ -161,13 +122,10 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	}
 	dates := make([]int32, len(crawls))
 	for ci, crawl := range crawls {
-		files := filesOf(caps, crawl)
-		var n int64
-		for _, f := range files {
-			n += rows[f.Path]
-		}
-		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, p: partitionsFor(n, int64(o.PartitionCaptures), maxPartitions), dir: tmp, out: out, hist: hist}
-		cs, warns, err := c.run(files, filesOf(verdicts, crawl))
+		files := filesOf(in.captures, crawl)
+		p := partitionsFor(in.rowsOf(files), int64(o.PartitionCaptures), maxPartitions)
+		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, parts: partitioner(p), dir: tmp, out: out, hist: hist}
+		cs, warns, err := c.run(files, filesOf(in.verdicts, crawl))
 		if err != nil {
 			return sum, err
 		}
@@ -183,16 +141,77 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		}
 		sum.History = &hs
 	}
-	if err := out.flush(); err != nil {
-		return sum, err
-	}
-	if err := out.bots.Flush(); err != nil {
+	if err := out.close(); err != nil {
 		return sum, err
 	}
 	if err := ds.CommitOutcome(ctx, schema.Outcome{Summary: sum}); err != nil {
 		return sum, err
 	}
 	return sum, nil
+}
+
+// inputs are the committed files Sites reads.
+type inputs struct {
+	// captures are the captures files that hold rows (an input without
+	// captures gives zero-row files, and a crawl of only those has no
+	// sites), in TableFiles' order; verdicts are every verdicts file.
+	captures, verdicts []schema.File
+	rows               map[string]int64 // committed rows per file path
+}
+
+func readInputs(dir string) (inputs, error) {
+	var in inputs
+	ix, err := schema.ReadIndex(dir)
+	if err != nil {
+		return in, err
+	}
+	caps, _, err := ix.TableFiles(schema.Captures)
+	if err != nil {
+		return in, err
+	}
+	in.verdicts, _, err = ix.TableFiles(schema.Verdicts)
+	if err != nil && !errors.Is(err, schema.ErrNoTable) {
+		return in, err
+	}
+	in.rows = map[string]int64{}
+	for _, r := range ix.Runs {
+		for _, f := range r.Files {
+			in.rows[filepath.Join(dir, filepath.FromSlash(f.Path))] = f.Rows
+		}
+	}
+	for _, f := range caps {
+		if in.rows[f.Path] > 0 {
+			in.captures = append(in.captures, f)
+		}
+	}
+	return in, nil
+}
+
+// rowsOf returns the committed rows of files.
+func (in inputs) rowsOf(files []schema.File) int64 {
+	var n int64
+	for _, f := range files {
+		n += in.rows[f.Path]
+	}
+	return n
+}
+
+// spillFolder makes the build's spill folder under the dataset's
+// _robotstat folder. A killed build leaves its spill folder behind; builds
+// of one dataset do not run at once (they would replace each other's
+// output), so any spill folder found now is a dead one, and goes.
+func spillFolder(dir string) (string, error) {
+	old, _ := filepath.Glob(filepath.Join(dir, "_robotstat", "reduce-*"))
+	for _, d := range old {
+		if err := os.RemoveAll(d); err != nil {
+			return "", fmt.Errorf("reduce: removing a killed build's spill folder: %w", err)
+		}
+	}
+	tmp, err := os.MkdirTemp(filepath.Join(dir, "_robotstat"), "reduce-")
+	if err != nil {
+		return "", fmt.Errorf("reduce: spill folder: %w", err)
+	}
+	return tmp, nil
 }
 
 // partitionsFor returns how many partitions hold n records, per at most
@@ -223,6 +242,184 @@ func filesOf(files []schema.File, crawl string) []schema.File {
 	return out
 }
 
+// crawlRun is the reduce of one crawl, in four stages, each a loop over
+// the partitions:
+//
+//	A  spillCaptures   the captures files -> captures, targets, candidates
+//	B  resolveTargets  captures, targets -> where each redirect target leads
+//	C  resolveSites    candidates, B's last layer -> sites rows, site requests
+//	D  siteBots        site requests, the verdicts files -> site_bots rows, history records
+//
+// Within a stage, each partition's step is a function of its own
+// partition's records: it reads only partition p of its input spills,
+// keeps its state to itself, and writes partition p of its own outputs and,
+// through a sink, records bound for other partitions and rows. The crawlRun
+// itself, the partitioner and the crawl's date are not changed by a step.
+// So the steps of one stage may run at once (each writer of a sink of its
+// own, appended in partition order, to keep the output the same); here they
+// run one after the other.
+type crawlRun struct {
+	ctx   context.Context
+	crawl string
+	index int // of the crawl among the dataset's, for the history
+	parts partitioner
+	dir   string
+	out   *writer
+	hist  *history
+	date  int32 // sites.crawl_date, once stage A has read the captures
+
+	spills []*spill
+}
+
+// partitioner maps a key to one of its partitions. The hash is FNV-1a,
+// fixed, so that the output (partition by partition) comes in the same
+// order on every run. A partitioner is a count: copy it freely.
+type partitioner int
+
+func (n partitioner) of(key string) int { return int(fnv1a(key) % uint64(n)) }
+
+func (n partitioner) ofID(id *[16]byte) int { return n.of(string(id[:])) }
+
+func fnv1a(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// sink takes records bound for partitions of the next step: a *spill.
+type sink interface {
+	put(p int, r spillRecord) error
+}
+
+// newSpill creates a spill of the crawl's partitions, removed when the
+// crawl is done (if a stage has not removed it before).
+func (c *crawlRun) newSpill(name string) (*spill, error) {
+	s, err := newSpill(c.dir, name, int(c.parts))
+	if err == nil {
+		c.spills = append(c.spills, s)
+	}
+	return s, err
+}
+
+// newSpills creates a spill for each name.
+func (c *crawlRun) newSpills(names ...string) ([]*spill, error) {
+	out := make([]*spill, len(names))
+	for i, name := range names {
+		s, err := c.newSpill(name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, []string, error) {
+	defer func() {
+		for _, s := range c.spills {
+			s.remove()
+		}
+	}()
+	cs := CrawlSummary{Crawl: c.crawl, ByOutcome: map[string]int64{}}
+	caps, targets, cands, days, err := c.spillCaptures(captureFiles, &cs)
+	if err != nil {
+		return cs, nil, err
+	}
+	c.date = crawlDate(c.crawl, days)
+	if c.date != 0 {
+		cs.Date = schema.DaysDate(c.date).Format(time.DateOnly)
+	}
+	res, err := c.resolveTargets(caps, targets)
+	if err != nil {
+		return cs, nil, err
+	}
+	if err := removeSpills(caps, targets); err != nil {
+		return cs, nil, err
+	}
+	sites, err := c.resolveSites(cands, res, &cs)
+	if err != nil {
+		return cs, nil, err
+	}
+	if err := removeSpills(cands, res); err != nil {
+		return cs, nil, err
+	}
+	n, warns, err := c.siteBots(sites, verdictFiles)
+	if err != nil {
+		return cs, nil, err
+	}
+	cs.SiteBots = n
+	return cs, warns, nil
+}
+
+func crawlLabel(c string) string {
+	if c == "" {
+		return "(unknown)"
+	}
+	return c
+}
+
+// captureColumns are the captures columns the reduce reads.
+var captureColumns = []string{"capture_id", "crawl", "url", "host", "registered_domain", "robots_path", "scheme",
+	"fetch_time", "http_status", "status_class", "outcome", "redirect_target", "rank"}
+
+// spillCaptures is stage A: it reads the crawl's captures files and
+// spills every capture by its URL's partition (captureRec), every
+// redirect target by its own (targetRec) and every candidate, a capture of
+// /robots.txt, by its host's (candidateRec). It counts the captures into
+// cs and their fetch days.
+func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (caps, targets, cands *spill, days fetchDays, err error) {
+	sp, err := c.newSpills("captures", "targets", "candidates")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	caps, targets, cands = sp[0], sp[1], sp[2]
+	days = fetchDays{}
+	var cand candidateRec
+	var target targetRec
+	for _, f := range files {
+		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
+			for i := range rows {
+				r := &rows[i]
+				var id [16]byte
+				if _, err := hex.Decode(id[:], []byte(r.CaptureID)); err != nil || len(r.CaptureID) != 32 {
+					return fmt.Errorf("reduce: %s: capture_id %q is not 32 hex digits", f.Path, r.CaptureID)
+				}
+				cs.Captures++
+				fetch := int64(noTime)
+				if !r.FetchTime.IsZero() {
+					fetch = r.FetchTime.UnixMilli()
+					days.add(fetch)
+				}
+				cand.captureRec = captureRec{id: id, url: r.URL, class: classOf(r.Outcome), status: r.HTTPStatus,
+					statusClass: r.StatusClass, fetch: fetch, target: r.RedirectTarget}
+				if err := caps.put(c.parts.of(authority(r.URL)), &cand.captureRec); err != nil {
+					return err
+				}
+				if cand.class == classRedirect && r.RedirectTarget != "" {
+					target.url = r.RedirectTarget
+					if err := targets.put(c.parts.of(authority(r.RedirectTarget)), &target); err != nil {
+						return err
+					}
+				}
+				if r.RobotsPath {
+					cand.host, cand.regdom, cand.https, cand.rank = r.Host, r.RegisteredDomain, r.Scheme == "https", r.Rank
+					if err := cands.put(c.parts.of(r.Host), &cand); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	return caps, targets, cands, days, nil
+}
+
 // writer buffers the rows of the reduce step's tables. site_bots goes
 // through the bots encoder as blocks, one per site (its bots share the
 // site's key and take a few distinct verdict tuples), which is several
@@ -234,6 +431,11 @@ type writer struct {
 	siteRows    []schema.SiteRow
 	blocks      []schema.BotsBlock
 	historyRows []schema.SiteHistoryRow
+}
+
+func newWriter(ds *schema.Dataset) *writer {
+	return &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local(),
+		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
 }
 
 const (
@@ -282,362 +484,213 @@ func (w *writer) flush() error {
 	return nil
 }
 
-// crawlRun is the reduce of one crawl.
-type crawlRun struct {
-	ctx   context.Context
-	crawl string
-	index int // of the crawl among the dataset's, for the history
-	p     int
-	dir   string
-	out   *writer
-	hist  *history
-	date  int32 // sites.crawl_date, once stage A has read the captures
-
-	spills []*spill
-}
-
-// part returns the partition of a key. The hash is FNV-1a, fixed, so that
-// the output (partition by partition) comes in the same order on every run.
-func (c *crawlRun) part(key string) int { return int(fnv1a(key) % uint64(c.p)) }
-
-func (c *crawlRun) partOfID(id *[16]byte) int { return c.part(string(id[:])) }
-
-func fnv1a(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
+// close writes out what the writer holds; the dataset's commit closes the
+// files.
+func (w *writer) close() error {
+	if err := w.flush(); err != nil {
+		return err
 	}
-	return h
+	return w.bots.Flush()
 }
 
-func (c *crawlRun) newSpill(name string) (*spill, error) {
-	s, err := newSpill(c.dir, name, c.p)
-	if err == nil {
-		c.spills = append(c.spills, s)
+// resolveTargets is stage B: for every URL some redirect leads to, the
+// best result of following it with at most maxHops-1 further redirects
+// (the candidate's own redirect is the first). It is a layered dynamic
+// programme over the redirect graph:
+//
+//	res_0(u) = the best of u's answering captures, or resultLimit when u only redirects
+//	res_h(u) = the best of u's answering captures, resultNoLocation if one of
+//	           u's captures is a 3xx without a Location, and, for each
+//	           redirect u -> v, follow(res_(h-1)(v)) (resultNotCaptured when
+//	           the crawl never fetched v)
+//
+// Targets in other partitions are reached by spilling hopRequests to their
+// partition and the answers (urlResult) back, one round per layer. It
+// returns the spill of res_(maxHops-1) by partition (urlResult records).
+func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
+	sp, err := c.newSpills("nodes", "res-a", "res-b", "requests", "answers")
+	if err != nil {
+		return nil, err
 	}
-	return s, err
-}
-
-// captureColumns are the captures columns the reduce reads.
-var captureColumns = []string{"capture_id", "crawl", "url", "host", "registered_domain", "robots_path", "scheme",
-	"fetch_time", "http_status", "status_class", "outcome", "redirect_target", "rank"}
-
-func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, []string, error) {
-	defer func() {
-		for _, s := range c.spills {
-			s.remove()
+	nodes, layer, next, reqs, answers := sp[0], sp[1], sp[2], sp[3], sp[4]
+	for p := range int(c.parts) {
+		if err := targetNodes(p, c.parts, targets, caps, nodes, layer, reqs); err != nil {
+			return nil, err
 		}
-	}()
-	cs := CrawlSummary{Crawl: c.crawl, ByOutcome: map[string]int64{}}
-	var warns []string
-	// Stage A: every capture by its URL's partition, every redirect target
-	// by its own, every candidate (a capture of /robots.txt) by its host's.
-	caps, err := c.newSpill("captures")
-	if err != nil {
-		return cs, nil, err
 	}
-	targets, err := c.newSpill("targets")
-	if err != nil {
-		return cs, nil, err
-	}
-	cands, err := c.newSpill("candidates")
-	if err != nil {
-		return cs, nil, err
-	}
-	var b enc
-	days := fetchDays{}
-	for _, f := range captureFiles {
-		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
-			for i := range rows {
-				r := &rows[i]
-				var id [16]byte
-				if _, err := hex.Decode(id[:], []byte(r.CaptureID)); err != nil || len(r.CaptureID) != 32 {
-					return fmt.Errorf("reduce: %s: capture_id %q is not 32 hex digits", f.Path, r.CaptureID)
-				}
-				cs.Captures++
-				class := classOf(r.Outcome)
-				fetch := int64(noTime)
-				if !r.FetchTime.IsZero() {
-					fetch = r.FetchTime.UnixMilli()
-					days.add(fetch)
-				}
-				b = enc(b[:0]).id(id).str(r.URL).byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget)
-				if err := caps.add(c.part(authority(r.URL)), b); err != nil {
-					return err
-				}
-				if class == classRedirect && r.RedirectTarget != "" {
-					if err := targets.add(c.part(authority(r.RedirectTarget)), enc(b[:0]).str(r.RedirectTarget)); err != nil {
-						return err
-					}
-				}
-				if r.RobotsPath {
-					b = enc(b[:0]).id(id).str(r.URL).str(r.Host).str(r.RegisteredDomain).bool(r.Scheme == "https").
-						byte(class).int(int64(r.HTTPStatus)).str(r.StatusClass).int(fetch).str(r.RedirectTarget).int(r.Rank)
-					if err := cands.add(c.part(r.Host), b); err != nil {
-						return err
-					}
-				}
+	for range maxHops - 1 {
+		if err := c.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := answers.reset(); err != nil {
+			return nil, err
+		}
+		for q := range int(c.parts) {
+			if err := answerHops(q, layer, reqs, answers); err != nil {
+				return nil, err
 			}
-			return nil
-		})
-		if err != nil {
-			return cs, nil, err
 		}
+		if err := next.reset(); err != nil {
+			return nil, err
+		}
+		for p := range int(c.parts) {
+			if err := nextLayer(p, answers, nodes, next); err != nil {
+				return nil, err
+			}
+		}
+		layer, next = next, layer
 	}
-	c.date = crawlDate(c.crawl, days)
-	if c.date != 0 {
-		cs.Date = schema.DaysDate(c.date).Format(time.DateOnly)
+	// Only the last layer is needed from here on.
+	if err := removeSpills(nodes, next, reqs, answers); err != nil {
+		return nil, err
 	}
-	// Stages B and C: what each redirect target leads to, then each site.
-	res, err := c.resolveTargets(caps, targets)
-	if err != nil {
-		return cs, nil, err
-	}
-	if err := removeSpills(caps, targets); err != nil {
-		return cs, nil, err
-	}
-	sites, err := c.newSpill("sites")
-	if err != nil {
-		return cs, nil, err
-	}
-	if err := c.resolveSites(cands, res, sites, &cs); err != nil {
-		return cs, nil, err
-	}
-	if err := removeSpills(cands, res); err != nil {
-		return cs, nil, err
-	}
-	// Stage D: site_bots from the verdicts of each site's answer.
-	n, w, err := c.siteBots(sites, verdictFiles)
-	if err != nil {
-		return cs, nil, err
-	}
-	cs.SiteBots = n
-	warns = append(warns, w...)
-	return cs, warns, nil
+	return layer, nil
 }
 
-// removeSpills removes spills a stage is done with, so that their disk
-// space and buffers go back before the next stage.
-func removeSpills(spills ...*spill) error {
-	for _, sp := range spills {
-		if err := sp.remove(); err != nil {
-			return fmt.Errorf("reduce: %w", err)
-		}
-	}
-	return nil
-}
-
-// node is a redirect target URL in memory: the best of its captures that
-// answer, and where its redirecting captures lead ("" for a 3xx without a
-// Location).
+// node is a redirect target URL in memory while its partition's nodes are
+// made: the best of its captures that answer, and where its redirecting
+// captures lead ("" for a 3xx without a Location).
 type node struct {
 	seen  bool   // the crawl has a capture of this URL
 	best  result // best answering capture; no ans when none
 	edges []string
 }
 
-// resolveTargets computes, for every URL some redirect leads to, the best
-// result of following it with at most maxHops-1 further redirects (the
-// candidate's own redirect is the first): a layered dynamic programme over
-// the redirect graph, res_h(u) = the best of u's answering captures and,
-// for each redirect capture at u, res_(h-1) of its target one hop further,
-// with res_0(u) = u's best answer, or resultLimit when u only redirects.
-// Targets in other partitions are reached by spilling requests to their
-// partition and the answers back. It returns the spill of res_(maxHops-1)
-// by partition: records (url, result).
-func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
-	nodes, err := c.newSpill("nodes")
-	if err != nil {
-		return nil, err
-	}
-	resA, err := c.newSpill("res-a")
-	if err != nil {
-		return nil, err
-	}
-	resB, err := c.newSpill("res-b")
-	if err != nil {
-		return nil, err
-	}
-	reqs, err := c.newSpill("requests")
-	if err != nil {
-		return nil, err
-	}
-	answers, err := c.newSpill("answers")
-	if err != nil {
-		return nil, err
-	}
-	var b enc
-	for p := range c.p {
-		want := map[string]*node{}
-		if err := targets.each(p, func(rec []byte) error {
-			d := dec{b: rec}
-			u := d.str()
-			if _, ok := want[u]; !ok {
-				want[u] = &node{best: result{class: classUnresolved}}
-			}
-			return d.err
-		}); err != nil {
-			return nil, err
+// targetNodes makes the nodes of partition p: every target URL of the
+// partition that the crawl captured, from the partition's captures. It
+// writes each node (nodeRec) and its res_0 (urlResult) to partition p of
+// nodes and layer, and a hopRequest for each of its redirects to the
+// target's partition of reqs. Nodes go out in URL order, so that every
+// later pass is deterministic.
+func targetNodes(p int, parts partitioner, targets, caps *spill, nodes, layer, reqs sink) error {
+	want := map[string]*node{}
+	var t targetRec
+	if err := targets.read(p, &t, func() error {
+		if _, ok := want[t.url]; !ok {
+			want[t.url] = &node{best: result{class: classUnresolved}}
 		}
-		if len(want) == 0 {
-			continue
+		return nil
+	}); err != nil {
+		return err
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	var k captureRec
+	if err := caps.read(p, &k, func() error {
+		n := want[k.url]
+		if n == nil {
+			return nil
 		}
-		if err := caps.each(p, func(rec []byte) error {
-			d := dec{b: rec}
-			id, u := d.id(), d.str()
-			n := want[u]
-			if n == nil {
-				return d.err
-			}
-			class, status, sclass, fetch, target := d.byte(), int32(d.int()), d.str(), d.int(), d.str()
-			if d.err != nil {
-				return d.err
-			}
-			n.seen = true
-			if class == classRedirect {
-				if !slices.Contains(n.edges, target) {
-					n.edges = append(n.edges, target)
-				}
-				return nil
-			}
-			r := result{class: class, ans: &capture{id: id, url: u, status: status, statusClass: sclass, fetch: fetch}}
-			if n.best.ans == nil || better(&r, &n.best) {
-				n.best = r
+		n.seen = true
+		if k.class == classRedirect {
+			if !slices.Contains(n.edges, k.target) {
+				n.edges = append(n.edges, k.target)
 			}
 			return nil
-		}); err != nil {
-			return nil, err
 		}
-		// Nodes in URL order, so that every later pass is deterministic.
-		urls := make([]string, 0, len(want))
-		for u, n := range want {
-			if n.seen { // a target never captured has no node: lookups say so
-				urls = append(urls, u)
-			}
+		if r := k.answer(); n.best.ans == nil || better(&r, &n.best) {
+			n.best = r
 		}
-		sort.Strings(urls)
-		for _, u := range urls {
-			n := want[u]
-			b = enc(b[:0]).str(u).result(n.best).uint(uint64(len(n.edges)))
-			for _, e := range n.edges {
-				b = b.str(e)
-				if e != "" {
-					if err := reqs.add(c.part(authority(e)), enc(nil).str(e).uint(uint64(p)).str(u)); err != nil {
-						return nil, err
-					}
-				}
-			}
-			if err := nodes.add(p, b); err != nil {
-				return nil, err
-			}
-			r0 := n.best
-			if r0.ans == nil { // only redirects here, and none may be followed
-				r0 = resultLimit
-			}
-			if err := resA.add(p, enc(b[:0]).str(u).result(r0)); err != nil {
-				return nil, err
-			}
+		return nil
+	}); err != nil {
+		return err
+	}
+	urls := make([]string, 0, len(want))
+	for u, n := range want {
+		if n.seen { // a target never captured has no node: lookups say so
+			urls = append(urls, u)
 		}
 	}
-	prev, next := resA, resB
-	for range maxHops - 1 {
-		if err := c.ctx.Err(); err != nil {
-			return nil, err
+	sort.Strings(urls)
+	var rec nodeRec
+	var req hopRequest
+	var res urlResult
+	for _, u := range urls {
+		n := want[u]
+		rec = nodeRec{url: u, own: n.best, noLocation: slices.Contains(n.edges, "")}
+		if err := nodes.put(p, &rec); err != nil {
+			return err
 		}
-		// answer every request from the previous layer
-		if err := answers.reset(); err != nil {
-			return nil, err
-		}
-		for q := range c.p {
-			layer, err := loadResults(prev, q)
-			if err != nil {
-				return nil, err
-			}
-			if err := reqs.each(q, func(rec []byte) error {
-				d := dec{b: rec}
-				v, p, u := d.str(), int(d.uint()), d.str()
-				if d.err != nil {
-					return d.err
+		for _, e := range n.edges {
+			if e != "" {
+				req = hopRequest{target: e, from: p, url: u}
+				if err := reqs.put(parts.of(authority(e)), &req); err != nil {
+					return err
 				}
-				r := reached(layer, v)
-				return answers.add(p, enc(b[:0]).str(u).result(r))
-			}); err != nil {
-				return nil, err
 			}
 		}
-		// each node takes the best of its answers and its own captures
-		if err := next.reset(); err != nil {
-			return nil, err
+		res = urlResult{url: u, res: n.best}
+		if res.res.ans == nil { // only redirects here, and none may be followed
+			res.res = resultLimit
 		}
-		for p := range c.p {
-			best := map[string]result{}
-			if err := answers.each(p, func(rec []byte) error {
-				d := dec{b: rec}
-				u, r := d.str(), d.result()
-				if old, ok := best[u]; !ok || better(&r, &old) {
-					best[u] = r
-				}
-				return d.err
-			}); err != nil {
-				return nil, err
-			}
-			if err := nodes.each(p, func(rec []byte) error {
-				d := dec{b: rec}
-				u, own, edges := d.str(), d.result(), int(d.uint())
-				r, ok := best[u]
-				if own.ans != nil && (!ok || better(&own, &r)) {
-					r, ok = own, true
-				}
-				for range edges {
-					if e := d.str(); e == "" {
-						if nl := resultNoLocation; !ok || better(&nl, &r) {
-							r, ok = nl, true
-						}
-					}
-				}
-				if d.err != nil {
-					return d.err
-				}
-				return next.add(p, enc(b[:0]).str(u).result(r))
-			}); err != nil {
-				return nil, err
-			}
+		if err := layer.put(p, &res); err != nil {
+			return err
 		}
-		prev, next = next, prev
 	}
-	// Only the last layer is needed from here on.
-	if err := removeSpills(nodes, next, reqs, answers); err != nil {
-		return nil, err
+	return nil
+}
+
+// answerHops answers the hopRequests of partition q from the previous
+// layer's results of q, each to the asking node's partition of answers.
+func answerHops(q int, layer, reqs *spill, answers sink) error {
+	prev, err := loadResults(layer, q)
+	if err != nil {
+		return err
 	}
-	return prev, nil
+	var req hopRequest
+	var ans urlResult
+	return reqs.read(q, &req, func() error {
+		ans = urlResult{url: req.url, res: reached(prev, req.target)}
+		return answers.put(req.from, &ans)
+	})
+}
+
+// nextLayer writes the next layer's result of every node of partition p:
+// the best of its answers, its own answering capture and, when one of its
+// captures is a 3xx without a Location, resultNoLocation.
+func nextLayer(p int, answers, nodes *spill, next sink) error {
+	best := map[string]result{}
+	var ans urlResult
+	if err := answers.read(p, &ans, func() error {
+		if old, ok := best[ans.url]; !ok || better(&ans.res, &old) {
+			best[ans.url] = ans.res
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	var n nodeRec
+	var res urlResult
+	return nodes.read(p, &n, func() error {
+		r, ok := best[n.url]
+		if n.own.ans != nil && (!ok || better(&n.own, &r)) {
+			r, ok = n.own, true
+		}
+		if nl := resultNoLocation; n.noLocation && (!ok || better(&nl, &r)) {
+			r = nl
+		}
+		res = urlResult{url: n.url, res: r}
+		return next.put(p, &res)
+	})
 }
 
 // loadResults reads partition p of a results spill into a map.
 func loadResults(s *spill, p int) (map[string]result, error) {
 	m := map[string]result{}
-	err := s.each(p, func(rec []byte) error {
-		d := dec{b: rec}
-		u, r := d.str(), d.result()
-		m[u] = r
-		return d.err
+	var r urlResult
+	err := s.read(p, &r, func() error {
+		m[r.url] = r.res
+		return nil
 	})
 	return m, err
 }
 
-// candidate is one capture of a host's /robots.txt.
+// candidate is one capture of a host's /robots.txt and what it resolved
+// to.
 type candidate struct {
-	id           [16]byte
-	url          string
-	host, regdom string
-	https        bool
-	class        uint8
-	status       int32
-	statusClass  string
-	fetch        int64
-	target       string
-	rank         int64
-	res          result
+	candidateRec
+	res result
 }
 
 // preferable reports whether candidate a gives the site a better answer
@@ -657,134 +710,182 @@ func preferable(a, b *candidate) bool {
 	return string(a.id[:]) < string(b.id[:])
 }
 
-// resolveSites resolves each candidate (its own answer, or where its
-// redirect leads), picks each host's best and writes the sites rows, and
-// spills (answer capture id, site) requests for site_bots into sites, by
-// the answer's partition (a site without an answer by its host's).
-func (c *crawlRun) resolveSites(cands, res, out *spill, cs *CrawlSummary) error {
-	creqs, err := c.newSpill("candidate-requests")
+// resolveSites is stage C: it resolves each candidate (its own answer, or
+// where its redirect leads by the last layer of resolveTargets, res),
+// picks each host's best and writes the sites rows, and returns the spill
+// of site requests (siteRequest) for site_bots, by the answer's partition
+// (a site without an answer by its host's). It counts the sites into cs.
+func (c *crawlRun) resolveSites(cands, res *spill, cs *CrawlSummary) (*spill, error) {
+	sp, err := c.newSpills("candidate-requests", "candidate-answers", "sites")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	cans, err := c.newSpill("candidate-answers")
-	if err != nil {
-		return err
-	}
-	var b enc
-	for p := range c.p {
-		i := uint64(0)
-		if err := cands.each(p, func(rec []byte) error {
-			d := dec{b: rec}
-			d.id()
-			d.str()
-			d.str()
-			d.str()
-			d.bool()
-			class := d.byte()
-			d.int()
-			d.str()
-			d.int()
-			target := d.str()
-			if class == classRedirect && target != "" {
-				if err := creqs.add(c.part(authority(target)), enc(b[:0]).str(target).uint(uint64(p)).uint(i)); err != nil {
-					return err
-				}
-			}
-			i++
-			return d.err
-		}); err != nil {
-			return err
+	creqs, cans, sites := sp[0], sp[1], sp[2]
+	for p := range int(c.parts) {
+		if err := candidateRequests(p, c.parts, cands, creqs); err != nil {
+			return nil, err
 		}
 	}
-	for q := range c.p {
-		layer, err := loadResults(res, q)
-		if err != nil {
-			return err
-		}
-		if err := creqs.each(q, func(rec []byte) error {
-			d := dec{b: rec}
-			v, p, i := d.str(), int(d.uint()), d.uint()
-			if d.err != nil {
-				return d.err
-			}
-			r := reached(layer, v)
-			return cans.add(p, enc(b[:0]).uint(i).result(r))
-		}); err != nil {
-			return err
+	for q := range int(c.parts) {
+		if err := answerCandidates(q, res, creqs, cans); err != nil {
+			return nil, err
 		}
 	}
 	if err := removeSpills(creqs); err != nil {
+		return nil, err
+	}
+	pick := sitePicker{crawl: c.crawl, date: c.date, parts: c.parts}
+	var n siteCounts
+	for p := range int(c.parts) {
+		if err := c.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := pick.sites(p, cands, cans, c.out, sites, &n); err != nil {
+			return nil, err
+		}
+	}
+	cs.Sites += n.sites
+	for class, k := range n.byClass {
+		if k > 0 {
+			cs.ByOutcome[classOutcome[class]] += k
+		}
+	}
+	return sites, nil
+}
+
+// candidateRequests asks, for each candidate of partition p that
+// redirects, what its target leads to: a candRequest to the target's
+// partition of creqs, naming the candidate by its position in p.
+func candidateRequests(p int, parts partitioner, cands *spill, creqs sink) error {
+	i := 0
+	var k candidateRec
+	var req candRequest
+	return cands.read(p, &k, func() error {
+		if k.class == classRedirect && k.target != "" {
+			req = candRequest{target: k.target, from: p, index: i}
+			if err := creqs.put(parts.of(authority(k.target)), &req); err != nil {
+				return err
+			}
+		}
+		i++
+		return nil
+	})
+}
+
+// answerCandidates answers the candRequests of partition q from res, the
+// last layer of resolveTargets, each to the candidate's partition of cans.
+func answerCandidates(q int, res, creqs *spill, cans sink) error {
+	layer, err := loadResults(res, q)
+	if err != nil {
 		return err
 	}
-	for p := range c.p {
-		if err := c.ctx.Err(); err != nil {
+	var req candRequest
+	var ans candAnswer
+	return creqs.read(q, &req, func() error {
+		ans = candAnswer{index: req.index, res: reached(layer, req.target)}
+		return cans.put(req.from, &ans)
+	})
+}
+
+// siteCounts counts the sites of a crawl by class.
+type siteCounts struct {
+	sites   int64
+	byClass [classUnresolved + 1]int64
+}
+
+// sitePicker picks the sites of a crawl, one partition at a time. It is a
+// value that its steps do not change.
+type sitePicker struct {
+	crawl string
+	date  int32
+	parts partitioner
+}
+
+// rowSink takes the rows the steps make: a *writer.
+type rowSink interface {
+	site(schema.SiteRow) error
+	siteBots(schema.BotsBlock) error
+}
+
+// sites writes the sites rows of the hosts of partition p: each host's
+// candidates, resolved by their answers (cans), and the best of them. It
+// puts each site's siteRequest in the answer's partition of reqs (the
+// host's when the site has no answer) and counts the sites into n.
+func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink, n *siteCounts) error {
+	list, err := resolvedCandidates(p, cands, cans)
+	if err != nil {
+		return err
+	}
+	// By host, each host's candidates together: the best first.
+	order := make([]int, len(list))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(x, y int) bool {
+		a, b := &list[order[x]], &list[order[y]]
+		if a.host != b.host {
+			return a.host < b.host
+		}
+		return preferable(a, b)
+	})
+	var req siteRequest
+	for x := 0; x < len(order); {
+		best := &list[order[x]]
+		y := x + 1
+		for y < len(order) && list[order[y]].host == best.host {
+			y++
+		}
+		row := siteRow(k.crawl, best, int32(y-x))
+		row.CrawlDate = k.date
+		n.sites++
+		n.byClass[best.res.class]++
+		if err := rows.site(row); err != nil {
 			return err
 		}
-		var list []candidate
-		if err := cands.each(p, func(rec []byte) error {
-			d := dec{b: rec}
-			k := candidate{id: d.id(), url: d.str(), host: d.str(), regdom: d.str(), https: d.bool(),
-				class: d.byte(), status: int32(d.int()), statusClass: d.str(), fetch: d.int(), target: d.str(), rank: d.int()}
-			switch {
-			case k.class != classRedirect:
-				k.res = result{class: k.class, ans: &capture{id: k.id, url: k.url, status: k.status, statusClass: k.statusClass, fetch: k.fetch}}
-			case k.target == "":
-				k.res = resultNoLocation
-			}
-			list = append(list, k)
-			return d.err
-		}); err != nil {
+		req = siteRequest{host: best.host, regdom: best.regdom, class: best.res.class, rank: best.rank}
+		q := k.parts.of(best.host)
+		if a := best.res.ans; a != nil {
+			req.hasAns, req.id = true, a.id
+			q = k.parts.ofID(&a.id)
+		}
+		if err := reqs.put(q, &req); err != nil {
 			return err
 		}
-		if err := cans.each(p, func(rec []byte) error {
-			d := dec{b: rec}
-			i, r := d.uint(), d.result()
-			if d.err == nil && i < uint64(len(list)) {
-				list[i].res = r
-			}
-			return d.err
-		}); err != nil {
-			return err
-		}
-		// By host, each host's candidates together: the best first.
-		order := make([]int, len(list))
-		for i := range order {
-			order[i] = i
-		}
-		sort.Slice(order, func(x, y int) bool {
-			a, b := &list[order[x]], &list[order[y]]
-			if a.host != b.host {
-				return a.host < b.host
-			}
-			return preferable(a, b)
-		})
-		for x := 0; x < len(order); {
-			best := &list[order[x]]
-			y := x + 1
-			for y < len(order) && list[order[y]].host == best.host {
-				y++
-			}
-			row := siteRow(c.crawl, best, int32(y-x))
-			row.CrawlDate = c.date
-			cs.Sites++
-			cs.ByOutcome[row.Outcome]++
-			if err := c.out.site(row); err != nil {
-				return err
-			}
-			// the site_bots request, by the answer's partition
-			b = enc(b[:0]).str(best.host).str(best.regdom).byte(best.res.class).int(best.rank).bool(best.res.ans != nil)
-			q := c.part(best.host)
-			if a := best.res.ans; a != nil {
-				b = b.id(a.id)
-				q = c.partOfID(&a.id)
-			}
-			if err := out.add(q, b); err != nil {
-				return err
-			}
-			x = y
-		}
+		x = y
 	}
 	return nil
+}
+
+// resolvedCandidates reads the candidates of partition p and gives each
+// its result: its own answer, no-location for a 3xx without a Location,
+// or the answer to its candRequest.
+func resolvedCandidates(p int, cands, cans *spill) ([]candidate, error) {
+	var list []candidate
+	var k candidateRec
+	if err := cands.read(p, &k, func() error {
+		c := candidate{candidateRec: k}
+		switch {
+		case k.class != classRedirect:
+			c.res = k.answer()
+		case k.target == "":
+			c.res = resultNoLocation
+		}
+		list = append(list, c)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	var a candAnswer
+	if err := cans.read(p, &a, func() error {
+		if a.index >= len(list) {
+			return fmt.Errorf("reduce: a candidate answer names candidate %d of %d", a.index, len(list))
+		}
+		list[a.index].res = a.res
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return list, nil
 }
 
 // siteRow is the sites row of a host whose chosen candidate is k.
@@ -807,22 +908,13 @@ func siteRow(crawl string, k *candidate, candidates int32) schema.SiteRow {
 	return r
 }
 
-// siteRequest is a site waiting for its answer's verdicts.
-type siteRequest struct {
-	host   string
-	regdom string
-	class  uint8
-	rank   int64
-	hasAns bool
-	id     [16]byte
-}
-
-// siteBots writes the site_bots rows of every site of sites (the requests
-// resolveSites spilled): for a site answered by a capture, that capture's
-// verdicts (from its verdicts row) for each bot of the catalog the row
-// follows; for a site without one, the verdicts its outcome implies.
+// siteBots is stage D: it writes the site_bots rows of every site of sites
+// (the requests resolveSites spilled): for a site answered by a capture,
+// that capture's verdicts (from its verdicts row) for each bot of the
+// catalog the row follows; for a site without one, the verdicts its
+// outcome implies. Beside each site's rows goes its history record, when
+// the dataset has a history.
 func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string, error) {
-	var warns []string
 	if len(files) == 0 {
 		return 0, []string{fmt.Sprintf("crawl %q has no verdicts table: no site_bots rows (run analyze with the default tables)", crawlLabel(c.crawl))}, nil
 	}
@@ -830,21 +922,66 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 	if err != nil {
 		return 0, nil, err
 	}
+	catalogs, metas, err := c.spillVerdicts(files, vs)
+	if err != nil {
+		return 0, nil, err
+	}
+	var warns []string
+	if len(catalogs) > 1 {
+		warns = append(warns, fmt.Sprintf("crawl %q was analysed with %d bot catalogs; each site's rows follow its answer's, sites without one the first", crawlLabel(c.crawl), len(catalogs)))
+	}
+	b := botsStep{crawl: c.crawl, index: c.index, sets: newVerdictSets(catalogs)}
+	var hist sink
+	if c.hist != nil {
+		// The history's ids of the catalogs, made here once, so that the
+		// steps only read them.
+		hist, b.histParts = c.hist.spill, c.hist.parts
+		b.histCats = make([]int, len(catalogs))
+		for i, l := range catalogs {
+			b.histCats[i] = c.hist.catalog(metas[i], l)
+		}
+	}
+	var n, records int64
+	for q := range int(c.parts) {
+		if err := c.ctx.Err(); err != nil {
+			return 0, nil, err
+		}
+		got, err := b.partition(q, sites, vs, c.out, hist)
+		if err != nil {
+			return 0, nil, err
+		}
+		n += got.rows
+		records += got.sites
+		if got.bad != nil {
+			warns = append(warns, fmt.Sprintf("crawl %q: %v (those sites take the verdicts their outcome implies)", crawlLabel(c.crawl), got.bad))
+		}
+	}
+	if c.hist != nil {
+		c.hist.addSites(c.index, records)
+	}
+	return n, warns, nil
+}
+
+// spillVerdicts reads the crawl's verdicts files into vs, each row by its
+// capture's partition (verdictRec), and returns the distinct bot catalogs
+// of the files, in the order first seen, with the metadata each is known
+// by.
+func (c *crawlRun) spillVerdicts(files []schema.File, vs *spill) ([]*schema.BotList, []string, error) {
 	var catalogs []*schema.BotList
 	var metas []string // each catalog's metadata, the key the history knows it by
 	catIndex := map[string]int{}
-	var b enc
+	var rec verdictRec
 	for _, f := range files {
 		info, err := schema.ReadFileInfo(f.Path)
 		if err != nil {
-			return 0, nil, err
+			return nil, nil, err
 		}
 		meta := info.Metadata[schema.MetaBots]
 		ci, ok := catIndex[meta]
 		if !ok {
 			l, err := schema.ParseBotsMetadata(meta)
 			if err != nil {
-				return 0, nil, fmt.Errorf("reduce: %s: %w", f.Path, err)
+				return nil, nil, fmt.Errorf("reduce: %s: %w", f.Path, err)
 			}
 			ci = len(catalogs)
 			catalogs = append(catalogs, l)
@@ -853,97 +990,115 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 		}
 		err = schema.ReadFile(c.ctx, f.Path, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
 			for i := range rows {
-				var id [16]byte
-				if _, err := hex.Decode(id[:], []byte(rows[i].CaptureID)); err != nil {
+				rec = verdictRec{cat: ci, tuples: []byte(rows[i].Tuples), botTuple: []byte(rows[i].BotTuple)}
+				if _, err := hex.Decode(rec.id[:], []byte(rows[i].CaptureID)); err != nil {
 					return fmt.Errorf("reduce: %s: capture_id %q: %w", f.Path, rows[i].CaptureID, err)
 				}
-				b = enc(b[:0]).id(id).uint(uint64(ci)).str(rows[i].Tuples).str(rows[i].BotTuple)
-				if err := vs.add(c.partOfID(&id), b); err != nil {
+				if err := vs.put(c.parts.ofID(&rec.id), &rec); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return 0, nil, err
+			return nil, nil, err
 		}
 	}
-	if len(catalogs) > 1 {
-		warns = append(warns, fmt.Sprintf("crawl %q was analysed with %d bot catalogs; each site's rows follow its answer's, sites without one the first", crawlLabel(c.crawl), len(catalogs)))
+	return catalogs, metas, nil
+}
+
+// botsStep writes the site_bots rows and history records of a crawl's
+// sites, one partition at a time. Its fields other than sets are not
+// changed by its steps; sets is a cache of decoded verdicts rows that a
+// step fills and another may reuse, so each goroutine needs a botsStep of
+// its own.
+type botsStep struct {
+	crawl     string
+	index     int   // the crawl's, among the dataset's
+	histCats  []int // the history's id of each catalog; nil without a history
+	histParts partitioner
+	sets      *verdictSets
+}
+
+// botsCounts is what a partition of site_bots made: rows, sites (history
+// records) and the first verdicts row that did not parse.
+type botsCounts struct {
+	rows, sites int64
+	bad         error
+}
+
+// partition writes the site_bots rows of the sites of partition q (their
+// siteRequests) to rows, and their history records to hist when it is not
+// nil.
+func (b *botsStep) partition(q int, sites, vs *spill, rows rowSink, hist sink) (botsCounts, error) {
+	var out botsCounts
+	sets := b.sets
+	if len(sets.sets) > maxVerdictSets {
+		sets.drop()
 	}
-	sets := newVerdictSets(catalogs)
-	var n int64
-	for q := range c.p {
-		if len(sets.sets) > maxVerdictSets {
-			sets.drop()
+	var reqs []siteRequest
+	need := map[[16]byte]bool{}
+	var r siteRequest
+	if err := sites.read(q, &r, func() error {
+		if r.hasAns {
+			need[r.id] = true
 		}
-		var reqs []siteRequest
-		need := map[[16]byte]bool{}
-		if err := sites.each(q, func(rec []byte) error {
-			d := dec{b: rec}
-			r := siteRequest{host: d.str(), regdom: d.str(), class: d.byte(), rank: d.int(), hasAns: d.bool()}
-			if r.hasAns {
-				r.id = d.id()
-				need[r.id] = true
-			}
-			reqs = append(reqs, r)
-			return d.err
-		}); err != nil {
-			return 0, nil, err
-		}
-		// Each answer's verdicts, as the index of their distinct set: a
-		// crawl's captures take few distinct verdicts rows, so each is
-		// parsed once and a capture costs a map entry.
-		got := make(map[[16]byte]int32, len(need))
-		var bad error
-		if err := vs.each(q, func(rec []byte) error {
-			d := dec{b: rec}
-			id := d.id()
-			if !need[id] {
-				return d.err
-			}
-			ci, tuples, botTuple := int(d.uint()), d.raw(), d.raw()
-			if d.err != nil {
-				return d.err
-			}
-			if _, dup := got[id]; dup {
-				return nil // the same capture committed twice: its verdicts are the same
-			}
-			k, err := sets.of(ci, tuples, botTuple, &id)
-			if err != nil {
-				bad = cmp.Or(bad, err)
-				return nil
-			}
-			got[id] = k
+		reqs = append(reqs, r)
+		return nil
+	}); err != nil {
+		return out, err
+	}
+	// Each answer's verdicts, as the index of their distinct set: a
+	// crawl's captures take few distinct verdicts rows, so each is parsed
+	// once and a capture costs a map entry.
+	got := make(map[[16]byte]int32, len(need))
+	var v verdictRec
+	if err := vs.read(q, &v, func() error {
+		if !need[v.id] {
 			return nil
-		}); err != nil {
-			return 0, nil, err
 		}
-		if bad != nil {
-			warns = append(warns, fmt.Sprintf("crawl %q: %v (those sites take the verdicts their outcome implies)", crawlLabel(c.crawl), bad))
+		if _, dup := got[v.id]; dup {
+			return nil // the same capture committed twice: its verdicts are the same
 		}
-		sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
-		for _, r := range reqs {
-			// A site's rows go out together, in catalog order, and so does
-			// its history record: the bots' verdicts as codes.
-			k, ok := got[r.id]
-			if !ok || !r.hasAns {
-				k = sets.implied(r.class)
+		if v.cat >= len(sets.catalogs) {
+			return fmt.Errorf("reduce: a verdicts record names catalog %d of %d", v.cat, len(sets.catalogs))
+		}
+		k, err := sets.of(v.cat, v.tuples, v.botTuple, &v.id)
+		if err != nil {
+			out.bad = cmp.Or(out.bad, err)
+			return nil
+		}
+		got[v.id] = k
+		return nil
+	}); err != nil {
+		return out, err
+	}
+	sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
+	var h historyRec
+	var codes []byte
+	for _, r := range reqs {
+		// A site's rows go out together, in catalog order, and so does
+		// its history record: the bots' verdicts as codes.
+		k, ok := got[r.id]
+		if !ok || !r.hasAns {
+			k = sets.implied(r.class)
+		}
+		set := &sets.sets[k]
+		if err := rows.siteBots(schema.BotsBlock{Key: schema.Key{Crawl: b.crawl, Host: r.host},
+			Bots: set.bots, Verdicts: set.tuples, Index: set.index}); err != nil {
+			return out, err
+		}
+		out.rows += int64(set.bots.Len())
+		if hist != nil {
+			codes = appendRuns(codes[:0], set.codes)
+			h = historyRec{host: r.host, regdom: r.regdom, crawl: b.index, class: r.class, rank: r.rank, cat: b.histCats[set.cat], runs: codes}
+			if err := hist.put(b.histParts.of(r.host), &h); err != nil {
+				return out, err
 			}
-			set := &sets.sets[k]
-			if err := c.out.siteBots(schema.BotsBlock{Key: schema.Key{Crawl: c.crawl, Host: r.host},
-				Bots: set.bots, Verdicts: set.tuples, Index: set.index}); err != nil {
-				return 0, nil, err
-			}
-			n += int64(set.bots.Len())
-			if c.hist != nil {
-				if err := c.hist.add(r.host, r.regdom, c.index, r.class, r.rank, c.hist.catalog(metas[set.cat], set.bots), set.codes); err != nil {
-					return 0, nil, err
-				}
-			}
+			out.sites++
 		}
 	}
-	return n, warns, nil
+	return out, nil
 }
 
 // verdictSet is one distinct verdicts row of a crawl, decoded: a catalog,
@@ -1042,11 +1197,4 @@ func implied(class uint8) schema.BotVerdict {
 	}
 	return schema.BotVerdict{Matched: schema.MatchedNone, Verdict: schema.VerdictUnknown,
 		Somesite: schema.VerdictUnknown, CIC: schema.VerdictUnknown, CCClass: schema.VerdictUnknown}
-}
-
-func crawlLabel(c string) string {
-	if c == "" {
-		return "(unknown)"
-	}
-	return c
 }
