@@ -172,21 +172,12 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 	}
 	var recs []siteRecord
 	var scratch []byte
-	var r historyRec
 	for p := range int(h.parts) {
 		if err := h.ctx.Err(); err != nil {
 			return sum, err
 		}
-		recs = recs[:0]
-		if err := h.spill.read(p, &r, func() error {
-			if r.crawl >= len(crawls) || r.cat >= len(h.catBots) {
-				return fmt.Errorf("reduce: a history record names crawl %d of %d, catalog %d of %d", r.crawl, len(crawls), r.cat, len(h.catBots))
-			}
-			rec := siteRecord{historyRec: r, pos: pos[r.crawl]}
-			rec.runs = slices.Clone(r.runs) // r.runs aliases the spill's buffer
-			recs = append(recs, rec)
-			return nil
-		}); err != nil {
+		var err error
+		if recs, err = h.records(p, pos, recs[:0]); err != nil {
 			return sum, err
 		}
 		sort.Slice(recs, func(i, j int) bool {
@@ -213,6 +204,22 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 		}
 	}
 	return sum, nil
+}
+
+// records appends the records of partition p to recs, each with its
+// crawl's position in date order (pos, by crawl index).
+func (h *history) records(p int, pos []int, recs []siteRecord) ([]siteRecord, error) {
+	var r historyRec
+	err := h.spill.read(p, &r, func() error {
+		if r.crawl >= len(pos) || r.cat >= len(h.catBots) {
+			return fmt.Errorf("reduce: a history record names crawl %d of %d, catalog %d of %d", r.crawl, len(pos), r.cat, len(h.catBots))
+		}
+		rec := siteRecord{historyRec: r, pos: pos[r.crawl]}
+		rec.runs = slices.Clone(r.runs) // r.runs aliases the spill's buffer
+		recs = append(recs, rec)
+		return nil
+	})
+	return recs, err
 }
 
 func parsedCrawls(recs []siteRecord) int {

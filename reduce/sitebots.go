@@ -137,43 +137,15 @@ func (b *botsStep) partition(q int, sites, vs *spill, rows rowSink, hist sink) (
 	if len(sets.sets) > maxVerdictSets {
 		sets.drop()
 	}
-	var reqs []siteRequest
-	need := map[[16]byte]bool{}
-	var r siteRequest
-	if err := sites.read(q, &r, func() error {
-		if r.hasAns {
-			need[r.id] = true
-		}
-		reqs = append(reqs, r)
-		return nil
-	}); err != nil {
+	reqs, need, err := readSiteRequests(q, sites)
+	if err != nil {
 		return out, err
 	}
-	// Each answer's verdicts, as the index of their distinct set: a
-	// crawl's captures take few distinct verdicts rows, so each is parsed
-	// once and a capture costs a map entry.
-	got := make(map[[16]byte]int32, len(need))
-	var v verdictRec
-	if err := vs.read(q, &v, func() error {
-		if !need[v.id] {
-			return nil
-		}
-		if _, dup := got[v.id]; dup {
-			return nil // the same capture committed twice: its verdicts are the same
-		}
-		if v.cat >= len(sets.catalogs) {
-			return fmt.Errorf("reduce: a verdicts record names catalog %d of %d", v.cat, len(sets.catalogs))
-		}
-		k, err := sets.of(v.cat, v.tuples, v.botTuple, &v.id)
-		if err != nil {
-			out.bad = cmp.Or(out.bad, err)
-			return nil
-		}
-		got[v.id] = k
-		return nil
-	}); err != nil {
+	got, bad, err := b.verdictsOf(q, vs, need)
+	if err != nil {
 		return out, err
 	}
+	out.bad = bad
 	sort.Slice(reqs, func(i, j int) bool { return reqs[i].host < reqs[j].host })
 	var h historyRec
 	var codes []byte
@@ -200,4 +172,49 @@ func (b *botsStep) partition(q int, sites, vs *spill, rows rowSink, hist sink) (
 		}
 	}
 	return out, nil
+}
+
+// readSiteRequests returns the site requests of partition q and the
+// answers they need the verdicts of.
+func readSiteRequests(q int, sites *spill) ([]siteRequest, map[[16]byte]bool, error) {
+	var reqs []siteRequest
+	need := map[[16]byte]bool{}
+	var r siteRequest
+	err := sites.read(q, &r, func() error {
+		if r.hasAns {
+			need[r.id] = true
+		}
+		reqs = append(reqs, r)
+		return nil
+	})
+	return reqs, need, err
+}
+
+// verdictsOf returns the verdicts of each capture of need from the
+// verdicts rows of partition q, as the index of their distinct set: a
+// crawl's captures take few distinct verdicts rows, so each is parsed once
+// and a capture costs a map entry. bad is the first row that did not
+// parse (its site takes the verdicts its outcome implies).
+func (b *botsStep) verdictsOf(q int, vs *spill, need map[[16]byte]bool) (got map[[16]byte]int32, bad, err error) {
+	got = make(map[[16]byte]int32, len(need))
+	var v verdictRec
+	err = vs.read(q, &v, func() error {
+		if !need[v.id] {
+			return nil
+		}
+		if _, dup := got[v.id]; dup {
+			return nil // the same capture committed twice: its verdicts are the same
+		}
+		if v.cat >= len(b.sets.catalogs) {
+			return fmt.Errorf("reduce: a verdicts record names catalog %d of %d", v.cat, len(b.sets.catalogs))
+		}
+		k, err := b.sets.of(v.cat, v.tuples, v.botTuple, &v.id)
+		if err != nil {
+			bad = cmp.Or(bad, err)
+			return nil
+		}
+		got[v.id] = k
+		return nil
+	})
+	return got, bad, err
 }

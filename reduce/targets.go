@@ -75,37 +75,8 @@ type node struct {
 // target's partition of reqs. Nodes go out in URL order, so that every
 // later pass is deterministic.
 func targetNodes(p int, parts partitioner, targets, caps *spill, nodes, layer, reqs sink) error {
-	want := map[string]*node{}
-	var t targetRec
-	if err := targets.read(p, &t, func() error {
-		if _, ok := want[t.url]; !ok {
-			want[t.url] = &node{best: result{class: classUnresolved}}
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if len(want) == 0 {
-		return nil
-	}
-	var k captureRec
-	if err := caps.read(p, &k, func() error {
-		n := want[k.url]
-		if n == nil {
-			return nil
-		}
-		n.seen = true
-		if k.class == classRedirect {
-			if !slices.Contains(n.edges, k.target) {
-				n.edges = append(n.edges, k.target)
-			}
-			return nil
-		}
-		if r := k.answer(); n.best.ans == nil || better(&r, &n.best) {
-			n.best = r
-		}
-		return nil
-	}); err != nil {
+	want, err := readNodes(p, targets, caps)
+	if err != nil {
 		return err
 	}
 	urls := make([]string, 0, len(want))
@@ -141,6 +112,40 @@ func targetNodes(p int, parts partitioner, targets, caps *spill, nodes, layer, r
 		}
 	}
 	return nil
+}
+
+// readNodes returns the target URLs of partition p, each with what the
+// partition's captures of it say.
+func readNodes(p int, targets, caps *spill) (map[string]*node, error) {
+	want := map[string]*node{}
+	var t targetRec
+	if err := targets.read(p, &t, func() error {
+		if _, ok := want[t.url]; !ok {
+			want[t.url] = &node{best: result{class: classUnresolved}}
+		}
+		return nil
+	}); err != nil || len(want) == 0 {
+		return want, err
+	}
+	var k captureRec
+	err := caps.read(p, &k, func() error {
+		n := want[k.url]
+		if n == nil {
+			return nil
+		}
+		n.seen = true
+		if k.class == classRedirect {
+			if !slices.Contains(n.edges, k.target) {
+				n.edges = append(n.edges, k.target)
+			}
+			return nil
+		}
+		if r := k.answer(); n.best.ans == nil || better(&r, &n.best) {
+			n.best = r
+		}
+		return nil
+	})
+	return want, err
 }
 
 // answerHops answers the hopRequests of partition q from the previous
