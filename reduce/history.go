@@ -246,18 +246,12 @@ func (h *history) hostRows(recs []siteRecord, crawls []*string, dates []*int32, 
 	*scratch = codes
 	present := make([]bool, nb)
 	for i := range recs {
-		at := 0
 		idx := h.catBots[recs[i].cat]
-		eachRun(recs[i].runs, func(c byte, run int) {
-			end := len(idx) // a record of more bots than its catalog: the catalog's
-			if run < end-at {
-				end = at + run
-			}
-			for _, b := range idx[at:end] {
+		eachRun(recs[i].runs, len(idx), func(c byte, from, to int) {
+			for _, b := range idx[from:to] {
 				codes[i*nb+b] = c
 				present[b] = true
 			}
-			at = end
 		})
 	}
 	parsed := int32(parsedCrawls(recs))

@@ -283,13 +283,20 @@ func appendRuns(b []byte, codes []byte) []byte {
 	return b
 }
 
-// eachRun calls fn with every run of runs (appendRuns' coding), in order.
-// runs must be valid (validRuns).
-func eachRun(runs []byte, fn func(code byte, n int)) {
+// eachRun calls fn with every run of runs (appendRuns' coding) that
+// falls in the first n codes, in order: the code and the positions
+// [from, to) it covers. A record of more codes than n (its catalog's
+// bots) is cut there. runs must be valid (validRuns).
+func eachRun(runs []byte, n int, fn func(code byte, from, to int)) {
 	d := dec{b: runs}
-	for len(d.b) > 0 && d.err == nil {
-		c, n := d.byte(), d.index()
-		fn(c, n)
+	for at := 0; at < n && len(d.b) > 0 && d.err == nil; {
+		c, run := d.byte(), d.index()
+		to := n
+		if run < n-at {
+			to = at + run
+		}
+		fn(c, at, to)
+		at = to
 	}
 }
 

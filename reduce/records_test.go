@@ -145,6 +145,31 @@ func TestSpillRecordRejects(t *testing.T) {
 	}
 }
 
+// TestRuns: eachRun gives back the codes appendRuns coded, the first n of
+// them when n is fewer, and no more than there are.
+func TestRuns(t *testing.T) {
+	codes := []byte{0x00, 0x00, 0x12, 0x12, 0x12, 0x23, 0x00, 0x33}
+	runs := appendRuns(nil, codes)
+	if !validRuns(runs) || len(runs) != 2*5 {
+		t.Fatalf("runs %x (valid %v), want 5 pairs", runs, validRuns(runs))
+	}
+	for n := range len(codes) + 3 {
+		var got []byte
+		eachRun(runs, n, func(c byte, from, to int) {
+			if from != len(got) || to <= from {
+				t.Errorf("n=%d: run [%d, %d) after %d codes", n, from, to, len(got))
+			}
+			for range to - from {
+				got = append(got, c)
+			}
+		})
+		if want := codes[:min(n, len(codes))]; !bytes.Equal(got, want) {
+			t.Errorf("n=%d: codes %x, want %x", n, got, want)
+		}
+	}
+	eachRun(nil, 5, func(byte, int, int) { t.Errorf("a run of no runs") })
+}
+
 // TestSpillRoundTrip puts every case, and records long enough to need a
 // wider length and to fill a partition's buffer, through a spill's files
 // and reads them back, partition by partition, in order.

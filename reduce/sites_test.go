@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -281,6 +282,12 @@ var rules = []reducetest.Site{
 			{URL: "https://target-reasons.example/t", Status: 301, Location: "https://target-reasons.example/gone", Minute: 21},
 		},
 		Outcome: "unresolved", Hops: -1, URL: robots("target-reasons.example"), Candidates: 1, Reason: "not-captured", GPTBot: "unknown"},
+	{Host: "to-no-location.example", Rule: "a redirect to a 3xx without a Location is unresolved",
+		Fetches: []reducetest.Fetch{
+			{URL: robots("to-no-location.example"), Status: 301, Location: "https://to-no-location.example/t", Minute: 28},
+			{URL: "https://to-no-location.example/t", Status: 302, Minute: 29},
+		},
+		Outcome: "unresolved", Hops: -1, URL: robots("to-no-location.example"), Candidates: 1, Reason: "no-location", GPTBot: "unknown"},
 	{Host: "hops-dont-count.example", Rule: "between candidates of one class and scheme hops do not count: the later fetch answers, through its redirect",
 		Fetches: []reducetest.Fetch{
 			{URL: robots("hops-dont-count.example"), Status: 200, Body: allowAll, Minute: 22},
@@ -480,12 +487,19 @@ func TestSitesCatalogs(t *testing.T) {
 	if err := reducetest.WriteDataset(dir, "c", second, o); err != nil {
 		t.Fatal(err)
 	}
+	// A second crawl, so that site_history is built too.
+	if err := reducetest.WriteDataset(dir, "d", first[:1], full); err != nil {
+		t.Fatal(err)
+	}
 	sum, err := reduce.Sites(context.Background(), reduce.Options{Dir: dir, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The first catalog is the first verdicts file's.
 	files, err := schema.TableFiles(dir, schema.Verdicts)
+	if err == nil {
+		files = slices.DeleteFunc(files, func(f schema.File) bool { return f.Crawl != "c" })
+	}
 	if err != nil || len(files) != 2 {
 		t.Fatalf("verdicts files %v (%v)", files, err)
 	}
@@ -507,5 +521,49 @@ func TestSitesCatalogs(t *testing.T) {
 	}
 	if len(sum.Warnings) != 1 || !strings.Contains(sum.Warnings[0], "2 bot catalogs") {
 		t.Errorf("warnings %q", sum.Warnings)
+	}
+	// site_history: each host's rows are the bots of the catalogs its
+	// sites followed.
+	bots := map[string][]string{}
+	for _, r := range readTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory) {
+		bots[r.Host] = append(bots[r.Host], r.Bot)
+		if r.Bot == "GPTBot" && r.Host != "nowhere.example" && r.FullCrawls == 0 {
+			t.Errorf("%s: GPTBot never fully blocked in site_history", r.Host)
+		}
+	}
+	slices.Sort(bots["b.example"])
+	if len(bots["a.example"]) != n || strings.Join(bots["b.example"], " ") != "FooBot GPTBot" || len(bots["nowhere.example"]) != firstCat.Len() {
+		t.Errorf("site_history bots: a.example %d, b.example %q, nowhere.example %d; want %d, FooBot GPTBot, %d",
+			len(bots["a.example"]), bots["b.example"], len(bots["nowhere.example"]), n, firstCat.Len())
+	}
+}
+
+// TestSitesDuplicateRuns: two runs of one crawl that hold the same
+// captures (an input committed under two run ids) give every site the
+// answer and the verdicts one run gives it.
+func TestSitesDuplicateRuns(t *testing.T) {
+	t.Parallel()
+	once, _ := build(t, reduce.Options{}, crawlOf{name: reducetest.Crawl, sites: reducetest.Sites})
+	extra := reducetest.Site{Host: "extra.example", Fetches: []reducetest.Fetch{{URL: robots("extra.example"), Status: 404, Minute: 1}}}
+	twice, _ := build(t, reduce.Options{}, crawlOf{name: reducetest.Crawl, sites: reducetest.Sites},
+		crawlOf{name: reducetest.Crawl, sites: append(slices.Clone(reducetest.Sites), extra)})
+	a, b := sitesByHost(t, once, reducetest.Crawl), sitesByHost(t, twice, reducetest.Crawl)
+	for host, x := range a {
+		y := b[host]
+		if x.CaptureID != y.CaptureID || x.Outcome != y.Outcome || x.FinalURL != y.FinalURL || x.Reason != y.Reason {
+			t.Errorf("%s: %+v once, %+v twice", host, x, y)
+		}
+	}
+	bots := func(dir string) map[string]schema.SiteBotRow {
+		m := map[string]schema.SiteBotRow{}
+		for _, r := range readTable[schema.SiteBotRow](t, dir, schema.SiteBots) {
+			if r.Host != extra.Host {
+				m[r.Host+" "+r.Bot] = r
+			}
+		}
+		return m
+	}
+	if x, y := bots(once), bots(twice); len(x) == 0 || !reflect.DeepEqual(x, y) {
+		t.Errorf("site_bots rows differ when the captures are committed twice (%d, %d rows)", len(x), len(y))
 	}
 }
