@@ -33,21 +33,17 @@ func preferable(a, b *candidate) bool {
 }
 
 // resolveSites is stage C: it resolves each candidate (its own answer, or
-// where its redirect leads by the last layer of resolveTargets, res),
-// picks each host's best and writes the sites rows, and returns the spill
-// of site requests (siteRequest) for site_bots, by the answer's partition
-// (a site without an answer by its host's). It counts the sites into cs.
-func (c *crawlRun) resolveSites(cands, res *spill, cs *CrawlSummary) (*spill, error) {
-	sp, err := c.newSpills("candidate-requests", "candidate-answers", "sites")
+// where its redirect leads: the answer to its request in creqs from res,
+// the last layer of resolveTargets), picks each host's best and writes the
+// sites rows, and returns the spill of site requests (siteRequest) for
+// site_bots, by the answer's partition (a site without an answer by its
+// host's). It counts the sites into cs, and removes creqs once answered.
+func (c *crawlRun) resolveSites(cands, creqs, res *spill, cs *CrawlSummary) (*spill, error) {
+	sp, err := c.newSpills("candidate-answers", "sites")
 	if err != nil {
 		return nil, err
 	}
-	creqs, cans, sites := sp[0], sp[1], sp[2]
-	for p := range int(c.parts) {
-		if err := candidateRequests(p, c.parts, cands, creqs); err != nil {
-			return nil, err
-		}
-	}
+	cans, sites := sp[0], sp[1]
 	for q := range int(c.parts) {
 		if err := answerCandidates(q, res, creqs, cans); err != nil {
 			return nil, err
@@ -73,25 +69,6 @@ func (c *crawlRun) resolveSites(cands, res *spill, cs *CrawlSummary) (*spill, er
 		}
 	}
 	return sites, nil
-}
-
-// candidateRequests asks, for each candidate of partition p that
-// redirects, what its target leads to: a candRequest to the target's
-// partition of creqs, naming the candidate by its position in p.
-func candidateRequests(p int, parts partitioner, cands *spill, creqs sink) error {
-	i := 0
-	var k candidateRec
-	var req candRequest
-	return cands.read(p, &k, func() error {
-		if k.class == classRedirect && k.target != "" {
-			req = candRequest{target: k.target, from: p, index: i}
-			if err := creqs.put(parts.of(authority(k.target)), &req); err != nil {
-				return err
-			}
-		}
-		i++
-		return nil
-	})
 }
 
 // answerCandidates answers the candRequests of partition q from res, the

@@ -11,20 +11,32 @@ import (
 var captureColumns = []string{"capture_id", "crawl", "url", "host", "registered_domain", "robots_path", "scheme",
 	"fetch_time", "http_status", "status_class", "outcome", "redirect_target", "rank"}
 
+// captureSpills are what stage A makes of a crawl's captures.
+type captureSpills struct {
+	caps    *spill // captureRec, by the URL's partition
+	targets *spill // targetRec, by the target's partition
+	cands   *spill // candidateRec, by the host's partition
+	creqs   *spill // candRequest, by the target's partition
+	days    fetchDays
+}
+
 // spillCaptures is stage A: it reads the crawl's captures files and
-// spills every capture by its URL's partition (captureRec), every
-// redirect target by its own (targetRec) and every candidate, a capture of
-// /robots.txt, by its host's (candidateRec). It counts the captures into
-// cs and their fetch days.
-func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (caps, targets, cands *spill, days fetchDays, err error) {
-	sp, err := c.newSpills("captures", "targets", "candidates")
+// spills every capture by its URL's partition, every redirect target by
+// its own and every candidate, a capture of /robots.txt, by its host's;
+// for a candidate that redirects, it asks what its target leads to (a
+// candRequest to the target's partition, naming the candidate by its
+// position among its partition's). It counts the captures into cs and
+// their fetch days.
+func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (captureSpills, error) {
+	var out captureSpills
+	sp, err := c.newSpills("captures", "targets", "candidates", "candidate-requests")
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return out, err
 	}
-	caps, targets, cands = sp[0], sp[1], sp[2]
-	days = fetchDays{}
+	out = captureSpills{caps: sp[0], targets: sp[1], cands: sp[2], creqs: sp[3], days: fetchDays{}}
 	var cand candidateRec
 	var target targetRec
+	var req candRequest
 	for _, f := range files {
 		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
 			for i := range rows {
@@ -37,31 +49,40 @@ func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (caps, t
 				fetch := int64(noTime)
 				if !r.FetchTime.IsZero() {
 					fetch = r.FetchTime.UnixMilli()
-					days.add(fetch)
+					out.days.add(fetch)
 				}
 				cand.captureRec = captureRec{id: id, url: r.URL, class: classOf(r.Outcome), status: r.HTTPStatus,
 					statusClass: r.StatusClass, fetch: fetch, target: r.RedirectTarget}
-				if err := caps.put(c.parts.of(authority(r.URL)), &cand.captureRec); err != nil {
+				if err := out.caps.put(c.parts.of(authority(r.URL)), &cand.captureRec); err != nil {
 					return err
 				}
-				if cand.class == classRedirect && r.RedirectTarget != "" {
+				redirects := cand.class == classRedirect && r.RedirectTarget != ""
+				if redirects {
 					target.url = r.RedirectTarget
-					if err := targets.put(c.parts.of(authority(r.RedirectTarget)), &target); err != nil {
+					if err := out.targets.put(c.parts.of(authority(r.RedirectTarget)), &target); err != nil {
 						return err
 					}
 				}
-				if r.RobotsPath {
-					cand.host, cand.regdom, cand.https, cand.rank = r.Host, r.RegisteredDomain, r.Scheme == "https", r.Rank
-					if err := cands.put(c.parts.of(r.Host), &cand); err != nil {
+				if !r.RobotsPath {
+					continue
+				}
+				p := c.parts.of(r.Host)
+				if redirects {
+					req = candRequest{target: r.RedirectTarget, from: p, index: out.cands.count(p)}
+					if err := out.creqs.put(c.parts.of(authority(r.RedirectTarget)), &req); err != nil {
 						return err
 					}
+				}
+				cand.host, cand.regdom, cand.https, cand.rank = r.Host, r.RegisteredDomain, r.Scheme == "https", r.Rank
+				if err := out.cands.put(p, &cand); err != nil {
+					return err
 				}
 			}
 			return nil
 		})
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return out, err
 		}
 	}
-	return caps, targets, cands, days, nil
+	return out, nil
 }

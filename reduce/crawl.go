@@ -10,9 +10,9 @@ import (
 // crawlRun is the reduce of one crawl, in four stages, each a loop over
 // the partitions:
 //
-//	A  spillCaptures   the captures files -> captures, targets, candidates
+//	A  spillCaptures   the captures files -> captures, targets, candidates, candidate requests
 //	B  resolveTargets  captures, targets -> where each redirect target leads
-//	C  resolveSites    candidates, B's last layer -> sites rows, site requests
+//	C  resolveSites    candidates, their requests, B's last layer -> sites rows, site requests
 //	D  siteBots        site requests, the verdicts files -> site_bots rows, history records
 //
 // Within a stage, each partition's step is a function of its own
@@ -89,26 +89,26 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 		}
 	}()
 	cs := CrawlSummary{Crawl: c.crawl, ByOutcome: map[string]int64{}}
-	caps, targets, cands, days, err := c.spillCaptures(captureFiles, &cs)
+	a, err := c.spillCaptures(captureFiles, &cs)
 	if err != nil {
 		return cs, nil, err
 	}
-	c.date = crawlDate(c.crawl, days)
+	c.date = crawlDate(c.crawl, a.days)
 	if c.date != 0 {
 		cs.Date = schema.DaysDate(c.date).Format(time.DateOnly)
 	}
-	res, err := c.resolveTargets(caps, targets)
+	res, err := c.resolveTargets(a.caps, a.targets)
 	if err != nil {
 		return cs, nil, err
 	}
-	if err := removeSpills(caps, targets); err != nil {
+	if err := removeSpills(a.caps, a.targets); err != nil {
 		return cs, nil, err
 	}
-	sites, err := c.resolveSites(cands, res, &cs)
+	sites, err := c.resolveSites(a.cands, a.creqs, res, &cs)
 	if err != nil {
 		return cs, nil, err
 	}
-	if err := removeSpills(cands, res); err != nil {
+	if err := removeSpills(a.cands, res); err != nil {
 		return cs, nil, err
 	}
 	n, warns, err := c.siteBots(sites, verdictFiles)

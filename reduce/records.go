@@ -3,6 +3,8 @@ package reduce
 import (
 	"encoding/binary"
 	"errors"
+
+	"github.com/robotstat/robotstat/schema"
 )
 
 // The spill records: one type per kind of record a spill holds, each with
@@ -18,7 +20,7 @@ import (
 //	nodeRec       nodes (B)                        the URL's authority
 //	urlResult     res-a, res-b, answers (B -> C)   the URL's authority / the asking partition
 //	hopRequest    requests (B)                     the target's authority
-//	candRequest   candidate-requests (C)           the target's authority
+//	candRequest   candidate-requests (A -> C)      the target's authority
 //	candAnswer    candidate-answers (C)            the asking partition
 //	siteRequest   sites (C -> D)                   the answer's capture id, else the host
 //	verdictRec    verdicts (D)                     the capture id
@@ -65,7 +67,7 @@ func (r *captureRec) decode(b []byte) error {
 }
 
 func (r *captureRec) decodeFrom(d *dec) {
-	*r = captureRec{id: d.id(), url: d.str(), class: d.class(classRedirect), status: d.int32(), statusClass: d.str(),
+	*r = captureRec{id: d.id(), url: d.str(), class: d.class(classRedirect), status: d.int32(), statusClass: d.statusClass(),
 		fetch: d.int(), target: d.str()}
 }
 
@@ -330,7 +332,7 @@ func (d *dec) result() result {
 		d.fail(errBadRecord)
 	}
 	if d.bool() {
-		r.ans = &capture{id: d.id(), url: d.str(), status: d.int32(), statusClass: d.str(), fetch: d.int()}
+		r.ans = &capture{id: d.id(), url: d.str(), status: d.int32(), statusClass: d.statusClass(), fetch: d.int()}
 	}
 	return r
 }
@@ -435,6 +437,23 @@ func (d *dec) raw() []byte {
 }
 
 func (d *dec) str() string { return string(d.raw()) }
+
+// statusClasses are the values of captures.status_class, so that decoding
+// one (in every capture and answer) allocates nothing.
+var statusClasses = [...]string{schema.StatusClassSuccess, schema.StatusClassRedirect, schema.StatusClassNotFound,
+	schema.StatusClassUnauthorized, schema.StatusClassForbidden, schema.StatusClassDeferVisits, schema.StatusClassOther}
+
+// statusClass reads a status_class: one of statusClasses shared, any
+// other value copied.
+func (d *dec) statusClass() string {
+	b := d.raw()
+	for _, c := range statusClasses {
+		if string(b) == c {
+			return c
+		}
+	}
+	return string(b)
+}
 
 func (d *dec) byte() uint8 {
 	if len(d.b) == 0 {

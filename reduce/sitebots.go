@@ -72,6 +72,7 @@ func (c *crawlRun) spillVerdicts(files []schema.File, vs *spill) ([]*schema.BotL
 	var metas []string // each catalog's metadata, the key the history knows it by
 	catIndex := map[string]int{}
 	var rec verdictRec
+	var buf []byte // rec's tuples and bot_tuple, copied from the row
 	for _, f := range files {
 		info, err := schema.ReadFileInfo(f.Path)
 		if err != nil {
@@ -91,7 +92,8 @@ func (c *crawlRun) spillVerdicts(files []schema.File, vs *spill) ([]*schema.BotL
 		}
 		err = schema.ReadFile(c.ctx, f.Path, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
 			for i := range rows {
-				rec = verdictRec{cat: ci, tuples: []byte(rows[i].Tuples), botTuple: []byte(rows[i].BotTuple)}
+				buf = append(append(buf[:0], rows[i].Tuples...), rows[i].BotTuple...)
+				rec = verdictRec{cat: ci, tuples: buf[:len(rows[i].Tuples)], botTuple: buf[len(rows[i].Tuples):]}
 				if _, err := hex.Decode(rec.id[:], []byte(rows[i].CaptureID)); err != nil {
 					return fmt.Errorf("reduce: %s: capture_id %q: %w", f.Path, rows[i].CaptureID, err)
 				}

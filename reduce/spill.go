@@ -84,6 +84,9 @@ func (s *spill) put(i int, r spillRecord) error {
 	return nil
 }
 
+// count returns the number of records put in partition i.
+func (s *spill) count(i int) int { return int(s.n[i]) }
+
 // flush appends partition i's buffer to its file.
 func (s *spill) flush(i int) error {
 	if len(s.bufs[i]) == 0 {
