@@ -21,8 +21,8 @@ type tables struct {
 func readTables(t *testing.T, dir string) tables {
 	t.Helper()
 	// Rows come partition by partition: compare them in one order.
-	tb := tables{readTable[schema.SiteRow](t, dir, schema.Sites), readTable[schema.SiteBotRow](t, dir, schema.SiteBots),
-		readTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory)}
+	tb := tables{reducetest.ReadTable[schema.SiteRow](t, dir, schema.Sites), reducetest.ReadTable[schema.SiteBotRow](t, dir, schema.SiteBots),
+		reducetest.ReadTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory)}
 	slices.SortFunc(tb.sites, func(x, y schema.SiteRow) int {
 		return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host))
 	})

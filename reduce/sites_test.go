@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/reduce/reducetest"
 	"github.com/robotstat/robotstat/schema"
@@ -52,31 +51,12 @@ func build(t *testing.T, o reduce.Options, crawls ...crawlOf) (string, reduce.Su
 	return dir, sum
 }
 
-// readTable reads every committed file of table t under root with
-// parquet-go's own reader (not the schema reader Sites uses).
-func readTable[T schema.Row](t *testing.T, root string, table schema.TableName) []T {
-	t.Helper()
-	files, err := schema.TableFiles(root, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []T
-	for _, f := range files {
-		r, err := parquet.ReadFile[T](f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r...)
-	}
-	return rows
-}
-
 // sitesByHost returns the sites rows of crawl by host, failing on a host
 // with two rows.
 func sitesByHost(t *testing.T, dir, crawl string) map[string]schema.SiteRow {
 	t.Helper()
 	sites := map[string]schema.SiteRow{}
-	for _, r := range readTable[schema.SiteRow](t, dir, schema.Sites) {
+	for _, r := range reducetest.ReadTable[schema.SiteRow](t, dir, schema.Sites) {
 		if r.Crawl != crawl {
 			continue
 		}
@@ -93,7 +73,7 @@ func sitesByHost(t *testing.T, dir, crawl string) map[string]schema.SiteRow {
 func botVerdicts(t *testing.T, dir, crawl, bot string) (map[string]string, map[string]int) {
 	t.Helper()
 	verdicts, perSite := map[string]string{}, map[string]int{}
-	for _, r := range readTable[schema.SiteBotRow](t, dir, schema.SiteBots) {
+	for _, r := range reducetest.ReadTable[schema.SiteBotRow](t, dir, schema.SiteBots) {
 		if r.Crawl != crawl {
 			continue
 		}
@@ -379,7 +359,7 @@ func TestSitesCaptureIDTie(t *testing.T) {
 	// The expected answer, from the captures table.
 	var ids []string
 	blocks := map[string]bool{}
-	for _, r := range readTable[schema.CaptureRow](t, dir, schema.Captures) {
+	for _, r := range reducetest.ReadTable[schema.CaptureRow](t, dir, schema.Captures) {
 		ids = append(ids, r.CaptureID)
 		blocks[r.CaptureID] = r.BodyBytes == int64(len(blockGPTBot))
 	}
@@ -421,7 +401,7 @@ func TestSitesCrawlDate(t *testing.T) {
 	dir, sum := build(t, reduce.Options{}, crawls...)
 	want := map[string]string{"CC-MAIN-2024-10": "2024-03-04", "my-scan": "2025-01-17", "undated-dump": ""}
 	got := map[string]string{}
-	for _, r := range readTable[schema.SiteRow](t, dir, schema.Sites) {
+	for _, r := range reducetest.ReadTable[schema.SiteRow](t, dir, schema.Sites) {
 		d := ""
 		if r.CrawlDate != 0 {
 			d = schema.DaysDate(r.CrawlDate).Format(time.DateOnly)
@@ -452,7 +432,7 @@ func TestSitesNoVerdicts(t *testing.T) {
 	if n := len(sitesByHost(t, dir, reducetest.Crawl)); n != len(reducetest.Sites) {
 		t.Errorf("%d sites, want %d", n, len(reducetest.Sites))
 	}
-	if n := len(readTable[schema.SiteBotRow](t, dir, schema.SiteBots)); n != 0 || sum.Crawls[0].SiteBots != 0 {
+	if n := len(reducetest.ReadTable[schema.SiteBotRow](t, dir, schema.SiteBots)); n != 0 || sum.Crawls[0].SiteBots != 0 {
 		t.Errorf("%d site_bots rows (summary %d) without a verdicts table", n, sum.Crawls[0].SiteBots)
 	}
 	if len(sum.Warnings) != 1 || !strings.Contains(sum.Warnings[0], "has no verdicts table") {
@@ -525,7 +505,7 @@ func TestSitesCatalogs(t *testing.T) {
 	// site_history: each host's rows are the bots of the catalogs its
 	// sites followed.
 	bots := map[string][]string{}
-	for _, r := range readTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory) {
+	for _, r := range reducetest.ReadTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory) {
 		bots[r.Host] = append(bots[r.Host], r.Bot)
 		if r.Bot == "GPTBot" && r.Host != "nowhere.example" && r.FullCrawls == 0 {
 			t.Errorf("%s: GPTBot never fully blocked in site_history", r.Host)
@@ -556,7 +536,7 @@ func TestSitesDuplicateRuns(t *testing.T) {
 	}
 	bots := func(dir string) map[string]schema.SiteBotRow {
 		m := map[string]schema.SiteBotRow{}
-		for _, r := range readTable[schema.SiteBotRow](t, dir, schema.SiteBots) {
+		for _, r := range reducetest.ReadTable[schema.SiteBotRow](t, dir, schema.SiteBots) {
 			if r.Host != extra.Host {
 				m[r.Host+" "+r.Bot] = r
 			}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/reduce/reducetest"
 	"github.com/robotstat/robotstat/schema"
@@ -25,22 +24,10 @@ import (
 const sitesFixture = "../../reduce/testdata/sites"
 
 // readTable reads every committed file of table t under root with
-// parquet-go's reader.
+// parquet-go's reader (reducetest.ReadTable).
 func readTable[T schema.Row](t *testing.T, root string, table schema.TableName) []T {
 	t.Helper()
-	files, err := schema.TableFiles(root, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []T
-	for _, f := range files {
-		r, err := parquet.ReadFile[T](f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r...)
-	}
-	return rows
+	return reducetest.ReadTable[T](t, root, table)
 }
 
 // fixtureSummary is the line robotstat sites prints of the fixture's crawl.
