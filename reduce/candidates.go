@@ -53,19 +53,19 @@ func (c *crawlRun) resolveSites(cands, creqs, res *spill, cs *CrawlSummary) (*sp
 		return nil, err
 	}
 	pick := sitePicker{crawl: c.crawl, date: c.date, parts: c.parts}
-	var n siteCounts
 	for p := range int(c.parts) {
 		if err := c.ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := pick.sites(p, cands, cans, c.out, sites, &n); err != nil {
+		n, err := pick.sites(p, cands, cans, c.out, sites)
+		if err != nil {
 			return nil, err
 		}
-	}
-	cs.Sites += n.sites
-	for class, k := range n.byClass {
-		if k > 0 {
-			cs.ByOutcome[classOutcome[class]] += k
+		cs.Sites += n.sites
+		for class, k := range n.byClass {
+			if k > 0 {
+				cs.ByOutcome[classOutcome[class]] += k
+			}
 		}
 	}
 	return sites, nil
@@ -86,7 +86,7 @@ func answerCandidates(q int, res, creqs *spill, cans sink) error {
 	})
 }
 
-// siteCounts counts the sites of a crawl by class.
+// siteCounts counts the sites of a partition by class.
 type siteCounts struct {
 	sites   int64
 	byClass [classUnresolved + 1]int64
@@ -109,11 +109,12 @@ type rowSink interface {
 // sites writes the sites rows of the hosts of partition p: each host's
 // candidates, resolved by their answers (cans), and the best of them. It
 // puts each site's siteRequest in the answer's partition of reqs (the
-// host's when the site has no answer) and counts the sites into n.
-func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink, n *siteCounts) error {
+// host's when the site has no answer), and counts the sites.
+func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink) (siteCounts, error) {
+	var n siteCounts
 	list, err := resolvedCandidates(p, cands, cans)
 	if err != nil {
-		return err
+		return n, err
 	}
 	// By host, each host's candidates together: the best first.
 	order := make([]int, len(list))
@@ -139,7 +140,7 @@ func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink, n 
 		n.sites++
 		n.byClass[best.res.class]++
 		if err := rows.site(row); err != nil {
-			return err
+			return n, err
 		}
 		req = siteRequest{host: best.host, regdom: best.regdom, class: best.res.class, rank: best.rank}
 		q := k.parts.of(best.host)
@@ -148,11 +149,11 @@ func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink, n 
 			q = k.parts.ofID(&a.id)
 		}
 		if err := reqs.put(q, &req); err != nil {
-			return err
+			return n, err
 		}
 		x = y
 	}
-	return nil
+	return n, nil
 }
 
 // resolvedCandidates reads the candidates of partition p and gives each

@@ -7,22 +7,24 @@ import (
 	"github.com/robotstat/robotstat/schema"
 )
 
-// crawlRun is the reduce of one crawl, in four stages, each a loop over
-// the partitions:
+// crawlRun is the reduce of one crawl, in four stages:
 //
 //	A  spillCaptures   the captures files -> captures, targets, candidates, candidate requests
 //	B  resolveTargets  captures, targets -> where each redirect target leads
 //	C  resolveSites    candidates, their requests, B's last layer -> sites rows, site requests
-//	D  siteBots        site requests, the verdicts files -> site_bots rows, history records
+//	D  siteBots        the verdicts files, site requests -> site_bots rows, history records
 //
-// Within a stage, each partition's step is a function of its own
-// partition's records: it reads only partition p of its input spills,
-// keeps its state to itself, and writes partition p of its own outputs and,
-// through a sink, records bound for other partitions and rows. The crawlRun
-// itself, the partitioner and the crawl's date are not changed by a step.
-// So the steps of one stage may run at once (each writer of a sink of its
-// own, appended in partition order, to keep the output the same); here they
-// run one after the other.
+// A reads the crawl's files into partitions (and D first its verdicts
+// files); then B, C and D are loops over the partitions, each turn a step
+// that is a function of its own partition's records: it reads only
+// partition p of its input spills, keeps its state to itself, writes
+// partition p of its own outputs and, through a sink, records bound for
+// other partitions and rows, and returns its counts. The crawlRun, the
+// partitioner and the crawl's date are not changed by a step, and neither
+// is a step's receiver except botsStep's cache (one botsStep a goroutine).
+// So the steps of one loop may run at once, each with sinks of its own
+// appended in partition order to keep the output the same; here they run
+// one after the other.
 type crawlRun struct {
 	ctx   context.Context
 	crawl string
