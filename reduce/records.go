@@ -29,10 +29,13 @@ import (
 // A spillRecord is one kind of spill record. appendTo appends its encoding
 // to b. decode reads a record appendTo wrote back into the receiver,
 // overwriting every field; it fails with errShort on a record cut short and
-// errBadRecord on one with bytes left over or a value out of range, so that
-// a damaged spill file is an error, never a panic or a wrong row. Fields of
-// type []byte alias the decoded bytes and are valid until the next record
-// is read; strings are copies.
+// errBadRecord on one with bytes left over or a value out of range (a
+// class, reason, hop count or verdict code no table has), so that a spill
+// file cut short or written by other code is an error, not a panic later.
+// (A record is not checksummed: a byte changed inside a URL still decodes;
+// the files live for one build, beside the dataset.) Fields of type []byte
+// alias the decoded bytes and are valid until the next record is read;
+// strings are copies, or the schema's shared constants.
 type spillRecord interface {
 	appendTo(b []byte) []byte
 	decode(b []byte) error
