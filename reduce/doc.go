@@ -1,7 +1,9 @@
 // Package reduce builds the tables that span captures: sites (one row per
-// crawl and host, the answer that host's robots.txt gave in the crawl) and
-// site_bots (one row per site and catalog bot), from every committed
-// captures and verdicts file of a dataset. robotstat sites runs it, and
+// crawl and host, the answer that host's robots.txt gave in the crawl),
+// site_bots (one row per site and catalog bot) and, once the dataset holds
+// two crawls, site_history (one row per host and bot over every crawl;
+// history.go), from every committed captures and verdicts file of a
+// dataset. robotstat sites runs it, and
 // analyze runs it at the end of an unsharded run.
 //
 // # Resolution (RFC 9309 §2.3.1 and Common Crawl's robotstxt subset)
@@ -52,4 +54,17 @@
 // Redirects across partitions travel as request and answer records through
 // further partition files, one round per redirect followed. The spill
 // folder lies inside the dataset's root and is removed at the end.
+//
+// # Code
+//
+// sites.go is Sites and its inputs; crawl.go runs one crawl through four
+// stages, one file each: captures.go (A: the captures into partitions),
+// targets.go (B: where each redirect target leads, resolveTargets),
+// candidates.go (C: each host's best candidate, the sites rows) and
+// sitebots.go (D: the answers' verdicts, the site_bots rows and the history
+// records); history.go builds site_history at the end. spill.go holds the
+// partition files, records.go the one encoder and decoder of each kind of
+// record in them. Within a stage each partition is a step that reads only
+// its own partition and writes through sinks (crawl.go says how they may
+// run at once).
 package reduce

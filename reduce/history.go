@@ -2,6 +2,8 @@ package reduce
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/robotstat/robotstat/schema"
@@ -31,18 +33,19 @@ type HistorySummary struct {
 	Rows int64 `json:"rows"`
 }
 
-// history collects the history records of every crawl. It is used by one
-// goroutine.
+// history collects the history records (historyRec) of every crawl in its
+// spill, by the host's partition. Its catalogs and counts are for its one
+// owner (Sites, and each crawl's siteBots between its steps); the spill's
+// partitions are the steps'.
 type history struct {
 	ctx      context.Context
 	spill    *spill
-	p        int
+	parts    partitioner
 	bots     []schema.BotIdent // every catalog bot seen, in the order first seen
 	botIndex map[string]int    // by token
 	cats     map[string]int    // catalog (verdicts metadata) -> id
 	catBots  [][]int           // catalog id -> bot index of each position
 	sites    []int64           // records per crawl index
-	buf      enc
 }
 
 func newHistory(ctx context.Context, dir string, p int) (*history, error) {
@@ -50,7 +53,7 @@ func newHistory(ctx context.Context, dir string, p int) (*history, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &history{ctx: ctx, spill: s, p: p, botIndex: map[string]int{}, cats: map[string]int{}}, nil
+	return &history{ctx: ctx, spill: s, parts: partitioner(p), botIndex: map[string]int{}, cats: map[string]int{}}, nil
 }
 
 func (h *history) remove() { h.spill.remove() }
@@ -123,47 +126,20 @@ func verdictCode(v *schema.BotVerdict) byte {
 	return m<<4 | d
 }
 
-// add records one site: host (and its registered domain) in crawl (its index among the dataset's), its
-// outcome class and rank, and each bot's code in the order of catalog cat.
-func (h *history) add(host, regdom string, crawl int, class uint8, rank int64, cat int, codes []byte) error {
+// addSites counts n history records of crawl (its index among the
+// dataset's) put in the spill.
+func (h *history) addSites(crawl int, n int64) {
 	for len(h.sites) <= crawl {
 		h.sites = append(h.sites, 0)
 	}
-	h.sites[crawl]++
-	b := enc(h.buf[:0]).str(host).str(regdom).uint(uint64(crawl)).byte(class).int(rank).uint(uint64(cat))
-	// Run-length: most bots of a site take the * group's verdict.
-	runs := 0
-	for i := 0; i < len(codes); {
-		j := i + 1
-		for j < len(codes) && codes[j] == codes[i] {
-			j++
-		}
-		runs++
-		i = j
-	}
-	b = b.uint(uint64(runs))
-	for i := 0; i < len(codes); {
-		j := i + 1
-		for j < len(codes) && codes[j] == codes[i] {
-			j++
-		}
-		b = b.byte(codes[i]).uint(uint64(j - i))
-		i = j
-	}
-	h.buf = b
-	return h.spill.add(int(fnv1a(host)%uint64(h.p)), b)
+	h.sites[crawl] += n
 }
 
-// siteRecord is one history record, read back.
+// siteRecord is one history record, read back, and its crawl's position
+// in date order.
 type siteRecord struct {
-	host  string
-	regd  string
-	crawl int // index among the dataset's crawls
-	pos   int // position in date order
-	class uint8
-	rank  int64
-	cat   int
-	codes []byte // run-length pairs as written: code, run, code, run...
+	historyRec
+	pos int
 }
 
 // build writes the site_history rows of every partition to out. crawls are
@@ -196,28 +172,12 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 	}
 	var recs []siteRecord
 	var scratch []byte
-	for p := range h.p {
+	for p := range int(h.parts) {
 		if err := h.ctx.Err(); err != nil {
 			return sum, err
 		}
-		recs = recs[:0]
-		if err := h.spill.each(p, func(rec []byte) error {
-			d := dec{b: rec}
-			r := siteRecord{host: d.str(), regd: d.str(), crawl: int(d.uint()), class: d.byte(), rank: d.int(), cat: int(d.uint())}
-			runs := int(d.uint())
-			start := len(rec) - len(d.b)
-			for range runs {
-				d.byte()
-				d.uint()
-			}
-			if d.err != nil {
-				return d.err
-			}
-			r.codes = append([]byte(nil), rec[start:len(rec)-len(d.b)]...)
-			r.pos = pos[r.crawl]
-			recs = append(recs, r)
-			return nil
-		}); err != nil {
+		var err error
+		if recs, err = h.records(p, pos, recs[:0]); err != nil {
 			return sum, err
 		}
 		sort.Slice(recs, func(i, j int) bool {
@@ -246,6 +206,22 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 	return sum, nil
 }
 
+// records appends the records of partition p to recs, each with its
+// crawl's position in date order (pos, by crawl index).
+func (h *history) records(p int, pos []int, recs []siteRecord) ([]siteRecord, error) {
+	var r historyRec
+	err := h.spill.read(p, &r, func() error {
+		if r.crawl >= len(pos) || r.cat >= len(h.catBots) {
+			return fmt.Errorf("reduce: a history record names crawl %d of %d, catalog %d of %d", r.crawl, len(pos), r.cat, len(h.catBots))
+		}
+		rec := siteRecord{historyRec: r, pos: pos[r.crawl]}
+		rec.runs = slices.Clone(r.runs) // r.runs aliases the spill's buffer
+		recs = append(recs, rec)
+		return nil
+	})
+	return recs, err
+}
+
 func parsedCrawls(recs []siteRecord) int {
 	n := 0
 	for i := range recs {
@@ -270,23 +246,17 @@ func (h *history) hostRows(recs []siteRecord, crawls []*string, dates []*int32, 
 	*scratch = codes
 	present := make([]bool, nb)
 	for i := range recs {
-		d := dec{b: recs[i].codes}
-		at := 0
 		idx := h.catBots[recs[i].cat]
-		for len(d.b) > 0 {
-			c, run := d.byte(), int(d.uint())
-			for range run {
-				if at < len(idx) {
-					codes[i*nb+idx[at]] = c
-					present[idx[at]] = true
-				}
-				at++
+		eachRun(recs[i].runs, len(idx), func(c byte, from, to int) {
+			for _, b := range idx[from:to] {
+				codes[i*nb+b] = c
+				present[b] = true
 			}
-		}
+		})
 	}
 	parsed := int32(parsedCrawls(recs))
 	first, last := &recs[0], &recs[len(recs)-1]
-	regdom, rank := nullable(last.regd), nullable(last.rank) // shared by the host's rows
+	regdom, rank := nullable(last.regdom), nullable(last.rank) // shared by the host's rows
 	var n int64
 	for b := range nb {
 		if !present[b] {

@@ -16,6 +16,7 @@ import (
 // (no date in its name: the day of its median fetch, 2024-08-03). In date
 // order: 2023-50, 2024-10, my-scan. Expectations are worked out by hand.
 func TestSiteHistory(t *testing.T) {
+	t.Parallel()
 	const (
 		early, mid, late = "CC-MAIN-2023-50", "CC-MAIN-2024-10", "my-scan"
 		blockGPT         = "User-agent: GPTBot\nDisallow: /\n"

@@ -149,20 +149,3 @@ func authority(u string) string {
 	}
 	return strings.ToLower(u)
 }
-
-// encResult appends r to a spill record.
-func (e enc) result(r result) enc {
-	e = e.byte(r.class).byte(r.hops).byte(r.reason).bool(r.ans != nil)
-	if r.ans != nil {
-		e = e.id(r.ans.id).str(r.ans.url).int(int64(r.ans.status)).str(r.ans.statusClass).int(r.ans.fetch)
-	}
-	return e
-}
-
-func (d *dec) result() result {
-	r := result{class: d.byte(), hops: d.byte(), reason: d.byte()}
-	if d.bool() {
-		r.ans = &capture{id: d.id(), url: d.str(), status: int32(d.int()), statusClass: d.str(), fetch: d.int()}
-	}
-	return r
-}

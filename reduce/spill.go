@@ -9,24 +9,27 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 )
 
-// spill is a set of partition files of one kind of record, written in one
-// pass and read back one partition at a time, so that no stage holds more
-// than one partition in memory. Records are byte strings the caller
-// encodes (enc) and decodes (dec), length-prefixed on disk.
+// spill is a set of partition files of one kind of record (records.go),
+// written in one pass and read back one partition at a time, so that no
+// stage holds more than one partition in memory. On disk a record is its
+// length (a uvarint) and its bytes.
 //
 // A partition's file is open only while it is written out (its buffer is
 // full) or read, so a crawl of many partitions needs no more file
 // descriptors than one; each partition buffers at most spillBuffer bytes.
 //
-// A spill is used by one goroutine.
+// A spill's state is per partition: put and read of different partitions
+// touch nothing in common (readers come from a pool), so goroutines that
+// each own their partitions may use one spill at once; reset and remove
+// are for its one owner, between stages.
 type spill struct {
 	dir  string
 	name string
-	bufs [][]byte // pending bytes per partition; nil until the first add
+	bufs [][]byte // pending bytes per partition; nil until the first put
 	n    []int64  // records per partition
-	rbuf *bufio.Reader
 }
 
 // spillBuffer is what a partition holds in memory before it is appended
@@ -52,13 +55,27 @@ func newSpill(dir, name string, p int) (*spill, error) {
 
 func (s *spill) path(i int) string { return filepath.Join(s.dir, s.name+"-"+strconv.Itoa(i)) }
 
-// add appends record b to partition i.
-func (s *spill) add(i int, b []byte) error {
+// put appends record r to partition i. r is encoded in place, after a
+// one-byte length that is widened when the record is 128 bytes or longer.
+func (s *spill) put(i int, r spillRecord) error {
+	if i < 0 || i >= len(s.bufs) {
+		return fmt.Errorf("reduce: spill %s has no partition %d", s.name, i)
+	}
 	buf := s.bufs[i]
 	if buf == nil {
 		buf = make([]byte, 0, spillBuffer)
 	}
-	buf = append(binary.AppendUvarint(buf, uint64(len(b))), b...)
+	at := len(buf)
+	buf = r.appendTo(append(buf, 0))
+	if n := len(buf) - at - 1; n < 0x80 {
+		buf[at] = byte(n)
+	} else {
+		var l [binary.MaxVarintLen64]byte
+		k := binary.PutUvarint(l[:], uint64(n))
+		buf = append(buf, l[1:k]...)
+		copy(buf[at+k:], buf[at+1:at+1+n])
+		copy(buf[at:], l[:k])
+	}
 	s.bufs[i] = buf
 	s.n[i]++
 	if len(buf) >= spillBuffer {
@@ -66,6 +83,9 @@ func (s *spill) add(i int, b []byte) error {
 	}
 	return nil
 }
+
+// count returns the number of records put in partition i.
+func (s *spill) count(i int) int { return int(s.n[i]) }
 
 // flush appends partition i's buffer to its file.
 func (s *spill) flush(i int) error {
@@ -87,9 +107,17 @@ func (s *spill) flush(i int) error {
 	return nil
 }
 
-// each calls fn with every record of partition i, in the order added. The
-// slice passed to fn is reused for the next record.
-func (s *spill) each(i int, fn func([]byte) error) error {
+// readers are the spills' file readers, shared so that reading a
+// partition allocates none.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
+// read decodes every record of partition i into r, in the order put, and
+// calls fn after each. What r's []byte fields alias is valid until fn
+// returns. A record that does not decode is an error naming the file.
+func (s *spill) read(i int, r spillRecord, fn func() error) error {
+	if i < 0 || i >= len(s.bufs) {
+		return fmt.Errorf("reduce: spill %s has no partition %d", s.name, i)
+	}
 	if err := s.flush(i); err != nil {
 		return err
 	}
@@ -101,31 +129,42 @@ func (s *spill) each(i int, fn func([]byte) error) error {
 		return fmt.Errorf("reduce: reading spill file: %w", err)
 	}
 	defer f.Close()
-	if s.rbuf == nil {
-		s.rbuf = bufio.NewReaderSize(f, 64<<10)
-	} else {
-		s.rbuf.Reset(f)
-	}
-	r := s.rbuf
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(f)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	var buf []byte
 	for range s.n[i] {
-		n, err := binary.ReadUvarint(r)
+		n, err := binary.ReadUvarint(br)
+		if err == nil && n > uint64(maxInt) {
+			err = errBadRecord
+		}
 		if err != nil {
-			return fmt.Errorf("reduce: reading spill file %s: %w", f.Name(), err)
+			return fmt.Errorf("reduce: reading spill file %s: %w", f.Name(), noEOF(err))
 		}
 		if uint64(cap(buf)) < n {
 			buf = make([]byte, n)
 		}
 		buf = buf[:n]
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return fmt.Errorf("reduce: reading spill file %s: %w", f.Name(), err)
+		if _, err := io.ReadFull(br, buf); err != nil {
+			return fmt.Errorf("reduce: reading spill file %s: %w", f.Name(), noEOF(err))
 		}
-		if err := fn(buf); err != nil {
+		if err := r.decode(buf); err != nil {
+			return fmt.Errorf("reduce: spill file %s: %w", f.Name(), err)
+		}
+		if err := fn(); err != nil {
 			return err
 		}
 	}
-	r.Reset(nil)
 	return nil
+}
+
+// noEOF turns the end of a spill file before its last record into what it
+// is: a record cut short.
+func noEOF(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errShort
+	}
+	return err
 }
 
 // reset empties every partition, for the next round of the same kind.
@@ -152,85 +191,13 @@ func (s *spill) remove() error {
 	return errors.Join(errs...)
 }
 
-// enc appends the fields of a record; dec reads them back in the same
-// order. They are the whole on-disk format, so a record is a flat list of
-// fields.
-type enc []byte
-
-func (e enc) str(s string) enc  { return append(binary.AppendUvarint(e, uint64(len(s))), s...) }
-func (e enc) uint(v uint64) enc { return binary.AppendUvarint(e, v) }
-func (e enc) int(v int64) enc   { return binary.AppendVarint(e, v) }
-func (e enc) id(v [16]byte) enc { return append(e, v[:]...) }
-func (e enc) byte(v uint8) enc  { return append(e, v) }
-func (e enc) bool(v bool) enc   { return e.byte(b2u(v)) }
-
-func b2u(v bool) uint8 {
-	if v {
-		return 1
+// removeSpills removes spills a stage is done with, so that their disk
+// space and buffers go back before the next stage.
+func removeSpills(spills ...*spill) error {
+	for _, sp := range spills {
+		if err := sp.remove(); err != nil {
+			return fmt.Errorf("reduce: %w", err)
+		}
 	}
-	return 0
-}
-
-// dec reads a record enc wrote. Reads past the end, or a length that runs
-// past it, set err; later reads return zero values.
-type dec struct {
-	b   []byte
-	err error
-}
-
-var errShort = errors.New("reduce: spill record cut short")
-
-func (d *dec) uint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.err, d.b = errShort, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *dec) int() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err, d.b = errShort, nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *dec) raw() []byte {
-	n := d.uint()
-	if uint64(len(d.b)) < n {
-		d.err, d.b = errShort, nil
-		return nil
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *dec) str() string { return string(d.raw()) }
-
-func (d *dec) byte() uint8 {
-	if len(d.b) == 0 {
-		d.err = errShort
-		return 0
-	}
-	v := d.b[0]
-	d.b = d.b[1:]
-	return v
-}
-
-func (d *dec) bool() bool { return d.byte() != 0 }
-
-func (d *dec) id() (v [16]byte) {
-	if len(d.b) < 16 {
-		d.err, d.b = errShort, nil
-		return v
-	}
-	copy(v[:], d.b)
-	d.b = d.b[16:]
-	return v
+	return nil
 }

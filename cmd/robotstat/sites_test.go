@@ -4,107 +4,83 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/reduce/reducetest"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/stats"
 )
 
+// sitesFixture holds the sites fixture's WARC files. The rules it shows are
+// tested in package reduce (on the same fetches written as a dataset
+// directly); the tests here are of the command line.
 const sitesFixture = "../../reduce/testdata/sites"
 
 // readTable reads every committed file of table t under root with
-// parquet-go's reader.
+// parquet-go's reader (reducetest.ReadTable).
 func readTable[T schema.Row](t *testing.T, root string, table schema.TableName) []T {
 	t.Helper()
-	files, err := schema.TableFiles(root, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []T
-	for _, f := range files {
-		r, err := parquet.ReadFile[T](f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r...)
-	}
-	return rows
+	return reducetest.ReadTable[T](t, root, table)
 }
 
-// TestSitesFixture runs analyze over the sites fixture (one host per rule
-// of the resolution, split over two files) and checks every sites row and
-// GPTBot's site_bots verdict against what reducetest says, with 1 and 2
-// workers; the two runs' sites and site_bots files must be identical.
-func TestSitesFixture(t *testing.T) {
+// fixtureSummary is the line robotstat sites prints of the fixture's crawl.
+const fixtureSummary = "robotstat: sites of CC-MAIN-2025-05 (2025-01-27): 17 sites from 38 captures: 11 parsed, 3 unavailable, 1 unreachable, 2 unresolved\n"
+
+// TestAnalyzeSitesFixture: analyze over the sites fixture's WARC files
+// builds sites and site_bots at the end of the run, with the rows reduce
+// gives the same fetches written as a dataset directly (what package
+// reduce's tests check rule by rule), and the same files with 1 and 2
+// workers.
+func TestAnalyzeSitesFixture(t *testing.T) {
 	var outs []string
 	for _, workers := range []string{"1", "2"} {
 		out := filepath.Join(t.TempDir(), "out")
-		if _, errOut, code := run(t, "", "analyze", "--quiet", "--workers", workers, "--out", out, sitesFixture); code != 0 {
+		_, errOut, code := run(t, "", "analyze", "--workers", workers, "--out", out, sitesFixture)
+		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
+		if !strings.Contains(errOut, fixtureSummary) {
+			t.Errorf("--workers %s: stderr lacks %q:\n%s", workers, fixtureSummary, errOut)
+		}
 		outs = append(outs, out)
-		sites := map[string]schema.SiteRow{}
-		for _, r := range readTable[schema.SiteRow](t, out, schema.Sites) {
-			if _, dup := sites[r.Host]; dup {
-				t.Errorf("two sites rows for %s", r.Host)
-			}
-			sites[r.Host] = r
-		}
-		gpt := map[string]string{}
-		perSite := map[string]int{}
-		for _, r := range readTable[schema.SiteBotRow](t, out, schema.SiteBots) {
-			perSite[r.Host]++
-			if r.Bot == "GPTBot" {
-				gpt[r.Host] = r.Verdict
-			}
-		}
-		if len(sites) != len(reducetest.Sites) {
-			t.Errorf("%d sites, want %d", len(sites), len(reducetest.Sites))
-		}
-		for _, want := range reducetest.Sites {
-			t.Run(workers+"/"+want.Host, func(t *testing.T) {
-				got, ok := sites[want.Host]
-				if !ok {
-					t.Fatalf("no sites row (%s)", want.Rule)
-				}
-				hops := -1
-				if got.RedirectHops != nil {
-					hops = int(*got.RedirectHops)
-				}
-				type view struct {
-					Outcome, URL, FinalURL, Reason, GPTBot string
-					Hops, Candidates                       int
-				}
-				g := view{got.Outcome, got.URL, got.FinalURL, got.Reason, gpt[want.Host], hops, int(got.Candidates)}
-				w := view{want.Outcome, want.URL, want.FinalURL, want.Reason, want.GPTBot, want.Hops, want.Candidates}
-				if g != w {
-					t.Errorf("%s:\n got %+v\nwant %+v", want.Rule, g, w)
-				}
-				if got.Crawl != reducetest.Crawl || got.RegisteredDomain == "" {
-					t.Errorf("crawl %q registered domain %q", got.Crawl, got.RegisteredDomain)
-				}
-				if (got.CaptureID == "") != (want.FinalURL == "") {
-					t.Errorf("capture_id %q with final_url %q", got.CaptureID, want.FinalURL)
-				}
-				if perSite[want.Host] != len(readTable[schema.SiteBotRow](t, out, schema.SiteBots))/len(sites) {
-					t.Errorf("%d site_bots rows", perSite[want.Host])
-				}
-			})
-		}
+	}
+	direct := filepath.Join(t.TempDir(), "direct")
+	if err := reducetest.WriteDataset(direct, reducetest.Crawl, reducetest.Sites, stats.DefaultOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reduce.Sites(context.Background(), reduce.Options{Dir: direct, Version: Version}); err != nil {
+		t.Fatal(err)
+	}
+	byHost := func(rows []schema.SiteRow) []schema.SiteRow {
+		slices.SortFunc(rows, func(x, y schema.SiteRow) int { return cmp.Compare(x.Host, y.Host) })
+		return rows
+	}
+	byHostBot := func(rows []schema.SiteBotRow) []schema.SiteBotRow {
+		slices.SortFunc(rows, func(x, y schema.SiteBotRow) int {
+			return cmp.Or(cmp.Compare(x.Host, y.Host), cmp.Compare(x.Bot, y.Bot))
+		})
+		return rows
+	}
+	if got, want := byHost(readTable[schema.SiteRow](t, outs[0], schema.Sites)), byHost(readTable[schema.SiteRow](t, direct, schema.Sites)); len(want) != len(reducetest.Sites) || !reflect.DeepEqual(got, want) {
+		t.Errorf("analyze's sites rows (%d) are not those of the fixture's fetches written directly (%d)", len(got), len(want))
+	}
+	if got, want := byHostBot(readTable[schema.SiteBotRow](t, outs[0], schema.SiteBots)), byHostBot(readTable[schema.SiteBotRow](t, direct, schema.SiteBots)); len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("analyze's site_bots rows (%d) are not those of the fixture's fetches written directly (%d)", len(got), len(want))
 	}
 	for _, table := range schema.ReduceTables() {
-		a, b := readTable[schema.SiteRow](t, outs[0], schema.Sites), readTable[schema.SiteRow](t, outs[1], schema.Sites)
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("sites rows differ between --workers 1 and 2")
-		}
 		fa, _ := schema.TableFiles(outs[0], table)
 		fb, _ := schema.TableFiles(outs[1], table)
+		if len(fa) != len(fb) {
+			t.Errorf("%s: %d files with --workers 1, %d with 2", table, len(fa), len(fb))
+			continue
+		}
 		for i := range fa {
 			x, _ := os.ReadFile(fa[i].Path)
 			y, _ := os.ReadFile(fb[i].Path)
@@ -115,59 +91,85 @@ func TestSitesFixture(t *testing.T) {
 	}
 }
 
-// TestSitesFixtureFresh: the committed fixture is what reducetest writes.
-func TestSitesFixtureFresh(t *testing.T) {
-	dir := t.TempDir()
-	if err := reducetest.Write(dir); err != nil {
+// TestSitesCommand: robotstat sites' arguments, exit codes and what it
+// prints, over datasets written directly.
+func TestSitesCommand(t *testing.T) {
+	one := filepath.Join(t.TempDir(), "one")
+	if err := reducetest.WriteDataset(one, reducetest.Crawl, reducetest.Sites, stats.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range reducetest.Files {
-		got, _ := os.ReadFile(filepath.Join(dir, name))
-		want, err := os.ReadFile(filepath.Join(sitesFixture, name))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is stale (%v): go run ./scripts/gensites reduce/testdata/sites", name, err)
-		}
-	}
-}
-
-// TestSitesPartitions: the number of partitions the reduce spills to
-// (Options.PartitionCaptures) changes nothing in its output. With one
-// capture per partition every redirect, every host's candidates and every
-// answer's verdicts cross partitions.
-func TestSitesPartitions(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out")
-	if _, errOut, code := run(t, "", "analyze", "--quiet", "--out", out, sitesFixture); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	if _, errOut, code := run(t, "", "analyze", "--quiet", "--out", out); code != 0 { // and the embedded sample
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	build := func(perPartition int) ([]schema.SiteRow, []schema.SiteBotRow) {
-		t.Helper()
-		if _, err := reduce.Sites(context.Background(), reduce.Options{Dir: out, Version: Version, PartitionCaptures: perPartition}); err != nil {
+	two := filepath.Join(t.TempDir(), "two")
+	for _, crawl := range []string{reducetest.Crawl, "CC-MAIN-2025-08"} {
+		if err := reducetest.WriteDataset(two, crawl, reducetest.Sites, stats.DefaultOptions()); err != nil {
 			t.Fatal(err)
 		}
-		// Rows come partition by partition: compare them in one order.
-		s, b := readTable[schema.SiteRow](t, out, schema.Sites), readTable[schema.SiteBotRow](t, out, schema.SiteBots)
-		slices.SortFunc(s, func(x, y schema.SiteRow) int {
-			return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host))
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	empty := t.TempDir()
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string   // contained
+		stderr []string // each contained
+	}{
+		{name: "help", args: []string{"sites", "-h"}, code: ExitOK, stdout: "Usage:\n  robotstat sites [flags] OUT_DIR"},
+		{name: "no_folder", args: []string{"sites"}, code: ExitUsage, stderr: []string{"need one OUT_DIR", "got 0 arguments"}},
+		{name: "two_folders", args: []string{"sites", one, two}, code: ExitUsage, stderr: []string{"got 2 arguments"}},
+		{name: "a_file", args: []string{"sites", file}, code: ExitUsage, stderr: []string{"is not a folder"}},
+		{name: "not_an_output", args: []string{"sites", empty}, code: ExitUsage, stderr: []string{"is not a robotstat output: it has no captures folder"}},
+		{name: "one_crawl", args: []string{"sites", one}, code: ExitOK,
+			stderr: []string{fixtureSummary, "robotstat: site_history: not built (one crawl; it is built once the dataset holds two)\n"}},
+		{name: "two_crawls", args: []string{"sites", two}, code: ExitOK,
+			stderr: []string{fixtureSummary, "robotstat: sites of CC-MAIN-2025-08 (2025-02-17): 17 sites from 38 captures",
+				"robotstat: site_history: 17 hosts over 2 crawls, 11 of them parsed sites in every crawl (the panel of robotstat report --panel)\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := run(t, "", tt.args...)
+			if code != tt.code || !strings.Contains(stdout, tt.stdout) {
+				t.Errorf("exit %d, want %d; stdout:\n%s", code, tt.code, stdout)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
 		})
-		slices.SortStableFunc(b, func(x, y schema.SiteBotRow) int {
-			return cmp.Or(cmp.Compare(x.Crawl, y.Crawl), cmp.Compare(x.Host, y.Host))
-		})
-		return s, b
 	}
-	sites, bots := build(0)
-	if len(sites) < 60 || len(bots) < 60*len(sites)/2 {
-		t.Fatalf("%d sites, %d site_bots rows: the inputs did not make it", len(sites), len(bots))
-	}
-	for _, n := range []int{1, 2, 7, 40} {
-		s, b := build(n)
-		if !reflect.DeepEqual(s, sites) {
-			t.Errorf("%d captures a partition: the sites rows differ", n)
+
+	t.Run("json", func(t *testing.T) {
+		stdout, stderr, code := run(t, "", "sites", "--json", two)
+		if code != ExitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if !reflect.DeepEqual(b, bots) {
-			t.Errorf("%d captures a partition: the site_bots rows differ", n)
+		var sum reduce.Summary
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatalf("stdout is not a summary: %v\n%s", err, stdout)
 		}
-	}
+		if len(sum.Crawls) != 2 || sum.Crawls[0].Sites != 17 || sum.Crawls[1].Date != "2025-02-17" || sum.Captures != 76 ||
+			sum.History == nil || sum.History.Hosts != 17 || sum.History.Rows != int64(17*stats.DefaultCatalog().Len()) {
+			t.Errorf("summary %+v, history %+v", sum, sum.History)
+		}
+		if !strings.Contains(stderr, fixtureSummary) {
+			t.Errorf("stderr lacks the summary lines:\n%s", stderr)
+		}
+	})
+
+	t.Run("interrupted", func(t *testing.T) {
+		before := readTable[schema.SiteRow](t, one, schema.Sites)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var out, errb bytes.Buffer
+		m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+		err := m.Run(ctx, []string{"sites", one})
+		if code := ExitCode(err); code != ExitInterrupted || err == nil || !strings.Contains(err.Error(), "interrupted; the previous sites tables are kept") {
+			t.Errorf("exit %d: %v", code, err)
+		}
+		if after := readTable[schema.SiteRow](t, one, schema.Sites); !reflect.DeepEqual(before, after) {
+			t.Errorf("an interrupted build changed the sites rows")
+		}
+	})
 }

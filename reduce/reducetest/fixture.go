@@ -2,7 +2,10 @@
 // two robotstxt WARC files with one host per rule of the site resolution
 // (package reduce), and what the sites table must say of each. The WARCs
 // are committed under reduce/testdata/sites (go run ./scripts/gensites
-// writes them); TestFixtureFresh checks that they are what Write writes.
+// writes them); reduce's TestFixtureFresh checks that they are what Write
+// writes. WriteDataset writes the same fetches, or any others, as a dataset
+// directly (captures and verdicts through the real Analyzer, no WARC), which
+// is how package reduce tests each rule.
 package reducetest
 
 import (
@@ -28,7 +31,10 @@ type Fetch struct {
 	Location string // for a 3xx; may be relative
 	Body     string
 	Minute   int // fetched Minute minutes after the crawl's start
-	File     int // 0 or 1: the WARC file it is in
+	File     int // 0 or 1: the WARC file it is in (WriteDataset: the run)
+	// Undated leaves the fetch time unknown (a dump without one); only
+	// WriteDataset reads it, a WARC record always has a WARC-Date.
+	Undated bool
 }
 
 // Site is one host of the fixture and what its sites row must hold.
@@ -36,6 +42,9 @@ type Site struct {
 	Host    string
 	Rule    string // the rule the case shows
 	Fetches []Fetch
+	// Rank is the rank of the site's captures (analyze --sites); only
+	// WriteDataset reads it.
+	Rank int64
 	// The sites row: outcome, redirect_hops (-1 for NULL), url,
 	// final_url ("" for NULL), candidates, reason ("" for NULL), and
 	// GPTBot's verdict in site_bots.
