@@ -73,17 +73,6 @@ func limitBody(body io.ReadCloser, n int64) io.ReadCloser {
 	}{io.LimitReader(body, n), body}
 }
 
-// rangeHeader is the Range field of the next request of a download.
-func (b *httpBody) rangeHeader() string {
-	switch {
-	case b.rng != nil:
-		return b.rng.header(b.got)
-	case b.got > 0:
-		return "bytes=" + strconv.FormatInt(b.got, 10) + "-"
-	}
-	return ""
-}
-
 // openRange starts the download of part of url: n bytes at off, or the
 // last n bytes when off < 0. It is a download like open's, paced, retried,
 // resumed and timed out alike, holding a download slot until Close; the
