@@ -94,7 +94,8 @@ func (h *Header) CopyTo(dst *Header) {
 
 // parse fills h from raw, the header's lines (version line first, no blank
 // line). It returns false, with the offending line (nil when the field is
-// missing), when Content-Length is missing or not a decimal.
+// missing), when Content-Length is missing, not a decimal, or given twice
+// with different values.
 func (h *Header) parse(raw []byte) (bad []byte, ok bool) {
 	*h = Header{Raw: raw, ContentLength: -1}
 	eol := lineEnd(raw, 0)
@@ -125,7 +126,12 @@ func (h *Header) parse(raw []byte) (bad []byte, ok bool) {
 		case 14:
 			if ascii.EqualFold(name, "Content-Length") {
 				n, ok := ascii.ParseDecimal(raw[va:vb])
-				if !ok {
+				if !ok || (h.ContentLength >= 0 && n != h.ContentLength) {
+					// Two different lengths: which one frames the
+					// record cannot be told, and taking the last
+					// swallowed the records after it. RFC 9110 section
+					// 8.6 lets a recipient accept repeated equal values
+					// only, and so does this reader.
 					return line, false
 				}
 				h.ContentLength = n
