@@ -21,6 +21,7 @@ type decoder struct {
 	buf []byte
 	tbr *bufio.Reader // tar's reader over s, for resynchronising
 	ts  tarSource
+	tl  tarLinks // bodies a later hard link entry may name
 	cr  csvReader
 	cur *job // the batch being filled
 	// stop is the first data error Config.Strict turns into a run failure
