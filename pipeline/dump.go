@@ -68,7 +68,9 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 			return err
 		}
 		if err == errLineTooLong {
-			if e := d.src.dataErr(start, idx, ClassRow, ErrRow, line); e != nil {
+			d.r.records.Add(1)
+			d.src.records.Add(1)
+			if e := d.src.dataErr(start, idx, ClassRow, errJSONLTooLong, line); e != nil {
 				return e
 			}
 		}
@@ -172,6 +174,9 @@ func (d *decoder) rowTime(v []byte, f Fields, off, idx int64, row []byte) (time.
 
 var errLineTooLong = errors.New("line too long")
 
+// errJSONLTooLong is the row error of a JSON line over maxRow.
+var errJSONLTooLong = fmt.Errorf("%w: a JSON line longer than 16 MiB (cut, or never ended?): reading resumes at the next line", ErrRow)
+
 // readLine reads one LF-terminated line into *buf (reused), advancing *pos.
 func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 	b := (*buf)[:0]
@@ -186,7 +191,11 @@ func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 				*pos += int64(len(part))
 			}
 			*buf = b
-			if err == nil {
+			if err == nil || err == io.EOF || err == errBreak {
+				// Too long, whether the line ended, the stream ended
+				// inside it (a cut last row) or broke: a counted row
+				// either way. The end or break shows again on the
+				// next read.
 				err = errLineTooLong
 			}
 			return b[:0], err
