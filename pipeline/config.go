@@ -129,6 +129,15 @@ type Config struct {
 	// Fields names the columns of JSON Lines and CSV dumps.
 	Fields Fields
 
+	// ZstdWindow is the largest zstd window (RFC 8878 section 3.1.1.1.2)
+	// a decoder accepts. A frame's window is the history its decoder
+	// holds: each input being read holds up to one, so Workers ×
+	// ZstdWindow bounds it at worst. Default DefaultZstdWindow (2 GiB,
+	// what zstd --long=31 writes, the largest zstd's own tool writes). A
+	// frame over it is a broken frame whose message names its window and
+	// this limit.
+	ZstdWindow int64
+
 	// ManifestBase prefixes relative lines of a manifest, e.g.
 	// "https://data.commoncrawl.org/" for Common Crawl's robotstxt.paths.gz.
 	// Without it relative lines resolve against the manifest's own folder
@@ -273,6 +282,11 @@ const (
 	// caps a run at 4 files a second, ~10 MB/s of Common Crawl's few-MB
 	// robotstxt WARCs: a fast link raises Rate with Downloads.
 	DefaultRate      = 4.0
+	// DefaultZstdWindow: 2 GiB, zstd --long=31's window (ZSTD_WINDOWLOG
+	// _MAX_64). zstd's own decoder stops at 128 MiB unless told
+	// --long=31 or --memory; robotstat reads what --long writes.
+	DefaultZstdWindow = 1 << 31
+	minZstdWindow     = 1 << 10 // the format's smallest window
 	recordLimitSlack = 64 << 10
 )
 
@@ -345,6 +359,9 @@ func (c *Config) fill() {
 	if c.MaxDiagnostics == 0 {
 		c.MaxDiagnostics = DefaultMaxDiagnostics
 	}
+	if c.ZstdWindow == 0 {
+		c.ZstdWindow = DefaultZstdWindow
+	}
 }
 
 // Validate reports every invalid field (after defaults are applied), joined.
@@ -371,6 +388,9 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	if c.ZstdWindow < minZstdWindow {
+		bad("zstd window %d: want at least %d (1 KiB)", c.ZstdWindow, minZstdWindow)
 	}
 	if c.Downloads < 1 || c.Downloads > 1024 {
 		bad("downloads %d: want 1..1024", c.Downloads)

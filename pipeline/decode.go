@@ -56,6 +56,7 @@ func (d *decoder) open(ctx context.Context, rc io.Reader) error {
 	d.stop = nil
 	d.s.ctx = ctx
 	d.s.report = func(off int64, err error, ex []byte) { d.dataErr(off, -1, ClassContainer, err, ex) }
+	d.s.zstdWindow = d.r.cfg.ZstdWindow
 	if err := d.s.reset(rc, &d.r.bytesRead); err != nil {
 		return d.src.dataErr(0, -1, ClassContainer, err, nil)
 	}

@@ -100,7 +100,7 @@ type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
 	cpuprofile, memprofile                                                  string
 	botsReplace, quiet, strict, json, google429, redo                       bool
-	workers, parseLimit, memoryLimitMiB, errors                             int
+	workers, parseLimit, memoryLimitMiB, errors, zstdWindowMiB              int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
@@ -155,6 +155,7 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", pipeline.DefaultConnectTimeout, "http(s) inputs: give up a try that has no connection after `DURATION` (retried)")
 	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", pipeline.DefaultIdleTimeout, "http(s) inputs: give up a try whose body sends nothing for `DURATION` (resumed)")
+	fs.IntVar(&f.zstdWindowMiB, "zstd-window", pipeline.DefaultZstdWindow>>20, "read zstd frames whose window is at most `MiB` (zstd --long=31 writes 2048); each input read at once may hold one window")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.IntVar(&f.errors, "errors", 10, "print the first `N` located input errors on stderr (0: none; every error is in the errors table)")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error (inputs committed before it are kept)")
@@ -184,6 +185,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	if f.out == "" {
 		return usageErrorf(f.command(), "--out must name a folder")
+	}
+	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
+		return usageErrorf(f.command(), "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
 	}
 	tables, err := schema.ParseTables(f.tables)
 	if err != nil {
@@ -259,6 +263,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		ConnectTimeout: f.connectTimeout,
 		HeaderTimeout:  f.headerTimeout,
 		IdleTimeout:    f.idleTimeout,
+		ZstdWindow:     int64(f.zstdWindowMiB) << 20,
 	}
 	pc.MaxDiagnostics = f.errors
 	if f.errors <= 0 {
