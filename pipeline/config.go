@@ -281,13 +281,13 @@ const (
 	// page asks for retries no more often than once a second). It also
 	// caps a run at 4 files a second, ~10 MB/s of Common Crawl's few-MB
 	// robotstxt WARCs: a fast link raises Rate with Downloads.
-	DefaultRate      = 4.0
+	DefaultRate = 4.0
 	// DefaultZstdWindow: 2 GiB, zstd --long=31's window (ZSTD_WINDOWLOG
 	// _MAX_64). zstd's own decoder stops at 128 MiB unless told
 	// --long=31 or --memory; robotstat reads what --long writes.
 	DefaultZstdWindow = 1 << 31
 	minZstdWindow     = 1 << 10 // the format's smallest window
-	recordLimitSlack = 64 << 10
+	recordLimitSlack  = 64 << 10
 )
 
 // DefaultConfig returns the configuration Run uses for zero fields.
