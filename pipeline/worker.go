@@ -242,6 +242,11 @@ func (r *runner) process(w *workerState, j *rec) error {
 		// stays what was decoded and BodyTruncated says it is short.
 		c.BodyLen = hh.ContentLength
 	}
+	if n, ok := ascii.ParseDecimal(h.PayloadLength()); ok && c.BodyTruncated && n > c.BodyLen {
+		// robotstat scan's count of a payload it kept part of (a
+		// chunked one has no Content-Length to say it).
+		c.BodyLen = n
+	}
 	r.captures.Add(1)
 	j.src.unit.captures.Add(1)
 	return r.consume(w.id, c)

@@ -42,7 +42,12 @@
 //     header as sent and the message body up to BodyLimit (transfer coding
 //     kept as received), with WARC-Payload-Digest over the payload
 //     (chunked framing removed) and WARC-Truncated: length when the body
-//     was cut. Redirects are responses like any other, and each redirect
+//     was cut. BodyLimit counts payload, not chunked framing (kept up to
+//     8 times the payload, so that 1-byte chunks still store BodyLimit
+//     bytes of payload); a cut response also carries the extension field
+//     Robotstat-Payload-Length, the payload's true length as counted (up
+//     to CountLimit), which robotstat analyze reads as body_bytes where no
+//     Content-Length says it. Redirects are responses like any other, and each redirect
 //     target gets its own request and response, as in Common Crawl's
 //     robotstxt WARCs.
 //

@@ -56,6 +56,12 @@ func fetchStatus(kind string) int {
 // protocol failure instead of filling memory.
 const maxHeader = 256 << 10
 
+// maxChunking bounds the chunked framing kept with a payload of BodyLimit
+// bytes: 1-byte chunks take 6 bytes each, and 8 leaves room for short
+// chunk extensions; more framing than that cuts the stored body early
+// (WARC-Truncated: length).
+const maxChunking = 8
+
 // keepBuffer is the largest response buffer a worker keeps from one fetch
 // to the next: most robots.txt are a few KiB, and 256 workers each keeping
 // the 500 KiB of the largest they had met would hold 128 MiB.
@@ -224,13 +230,33 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 	}
 	r.headerLen = int(rec.n) - r.br.Buffered() - rec.dropped
 	rec.max = 0
-	rec.keep = r.headerLen + int(f.cfg.BodyLimit) + 1 // one more says the body went on
 	conn.SetReadDeadline(deadline)
 	r.status = resp.StatusCode
 	r.location = resp.Header.Get("Location")
 	r.chunked = len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked"
+	rec.keep = r.headerLen + int(f.cfg.BodyLimit) + 1 // one more says the body went on
+	if r.chunked {
+		// BodyLimit is of payload, not of chunked framing: 1-byte chunks
+		// take 6 bytes each ("1\r\nx\r\n"), and kept to BodyLimit bytes
+		// as received they held 85 KB of a 500 KiB body. The framing is
+		// kept up to maxChunking times the payload; the stored bytes are
+		// cut where the payload reached BodyLimit.
+		rec.keep = r.headerLen + maxChunking*int(f.cfg.BodyLimit)
+	}
 
-	n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, f.cfg.CountLimit+1))
+	n, err := io.CopyN(io.Discard, resp.Body, f.cfg.BodyLimit)
+	cut := -1 // where the stored bytes end, when the body went on
+	if err == io.EOF {
+		err = nil // shorter than BodyLimit
+	} else if err == nil {
+		if r.chunked {
+			cut = int(rec.n) - r.br.Buffered() - rec.dropped
+			rec.keep = 1 // keep no more
+		}
+		var m int64
+		m, err = io.Copy(io.Discard, io.LimitReader(resp.Body, f.cfg.CountLimit+1-n))
+		n += m
+	}
 	if err != nil && n < f.cfg.BodyLimit {
 		// Cut off before the least a crawler must read (RFC 9309
 		// section 2.5): no robots.txt was received.
@@ -247,9 +273,15 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 		r.payloadLen = min(n, f.cfg.CountLimit)
 	}
 	block := rec.buf
-	if len(block) > r.headerLen+int(f.cfg.BodyLimit) {
+	switch {
+	case !r.chunked && len(block) > r.headerLen+int(f.cfg.BodyLimit):
 		block = block[:r.headerLen+int(f.cfg.BodyLimit)]
 		r.truncated = true
+	case r.chunked && cut >= 0 && n > f.cfg.BodyLimit:
+		block = block[:min(cut, len(block))]
+		r.truncated = true
+	case r.chunked && int(rec.n)-rec.dropped > len(block):
+		r.truncated = true // framing over maxChunking times the payload
 	}
 	r.response = block
 	return nil

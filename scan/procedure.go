@@ -162,6 +162,7 @@ func (w *worker) writeFetch(ctx context.Context, f *fetched) (reqID, respID stri
 		}
 		if f.truncated {
 			h.Truncated = "length"
+			h.PayloadLength = strconv.FormatInt(f.payloadLen, 10)
 		}
 		if err := w.s.send(ctx, &h, f.response); err != nil {
 			return "", "", err

@@ -40,8 +40,16 @@ const (
 	fTruncated
 	fIdentifiedType
 	fContentType
+	fPayloadLength
 	numFields
 )
+
+// PayloadLengthField names the extension field robotstat scan writes on a
+// response record whose block holds only part of its payload
+// (WARC-Truncated): the payload's true length in bytes, as counted when
+// it was fetched (up to its count limit). No standard field says this;
+// ISO 28500 section 5 lets a record carry fields of its own.
+const PayloadLengthField = "Robotstat-Payload-Length"
 
 func (h *Header) field(f int) []byte {
 	s := h.at[f]
@@ -83,6 +91,10 @@ func (h *Header) IdentifiedType() []byte { return h.field(fIdentifiedType) }
 // ContentType is Content-Type: the block's media type
 // ("application/http; msgtype=response").
 func (h *Header) ContentType() []byte { return h.field(fContentType) }
+
+// PayloadLength is the PayloadLengthField extension field: the payload's
+// true length where the block holds less of it.
+func (h *Header) PayloadLength() []byte { return h.field(fPayloadLength) }
 
 // CopyTo makes dst a copy of h that owns its bytes, reusing the memory of
 // dst.Raw: it does not allocate once dst.Raw is as long as h.Raw.
@@ -152,6 +164,10 @@ func (h *Header) parse(raw []byte) (bad []byte, ok bool) {
 		case 19:
 			if ascii.EqualFold(name, "WARC-Payload-Digest") {
 				f = fPayloadDigest
+			}
+		case 24:
+			if ascii.EqualFold(name, PayloadLengthField) {
+				f = fPayloadLength
 			}
 		case 28:
 			if ascii.EqualFold(name, "WARC-Identified-Payload-Type") {
