@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -29,10 +30,14 @@ const (
 	KindProtocol         = "protocol"
 	KindTooManyRedirects = "too-many-redirects"
 	KindLoop             = "loop"
+	// KindBlocked: the address is loopback, private, link-local or
+	// otherwise not of the public internet, and was not fetched
+	// (Config.AllowPrivate; see blockedAddr).
+	KindBlocked = "blocked"
 )
 
 // Kinds lists the failure kinds in the order summaries print them.
-var Kinds = [...]string{KindDNS, KindConnect, KindTLS, KindTimeout, KindReset, KindProtocol, KindTooManyRedirects, KindLoop}
+var Kinds = [...]string{KindDNS, KindConnect, KindTLS, KindTimeout, KindReset, KindProtocol, KindTooManyRedirects, KindLoop, KindBlocked}
 
 // fetchStatus is the captures-table status of a fetch that failed with
 // kind: Heritrix's crawl-log codes where there is one.
@@ -48,6 +53,8 @@ func fetchStatus(kind string) int {
 		return -4
 	case KindTLS:
 		return -10
+	case KindBlocked:
+		return -5001 // Heritrix's S_BLOCKED_BY_USER: blocked from fetch by a setting
 	}
 	return -11 // protocol
 }
@@ -66,6 +73,57 @@ const maxChunking = 8
 // to the next: most robots.txt are a few KiB, and 256 workers each keeping
 // the 500 KiB of the largest they had met would hold 128 MiB.
 const keepBuffer = 64 << 10
+
+// Address ranges that are not of the public internet besides those that
+// net/netip names (loopback, private, link-local, multicast, unspecified):
+// IANA's special-purpose registries (RFC 6890).
+var blockedPrefixes = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network" (RFC 791)
+	netip.MustParsePrefix("100.64.0.0/10"),   // shared address space, carrier-grade NAT (RFC 6598)
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments (RFC 6890)
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking (RFC 2544)
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the broadcast address (RFC 1112)
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use IPv4/IPv6 translation (RFC 8215)
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation (RFC 3849)
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation (RFC 5737)
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
+}
+
+// blockedAddr says why ip is not an address of the public internet, or ""
+// when it is. An IPv4 address mapped into IPv6 (::ffff:127.0.0.1) or
+// embedded in NAT64's well-known prefix (64:ff9b::/96, RFC 6052) is judged
+// as the IPv4 address it carries.
+func blockedAddr(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return "not an IP address"
+	}
+	a = a.Unmap()
+	if a.Is6() {
+		if b := a.As16(); netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
+			a = netip.AddrFrom4([4]byte(b[12:]))
+		}
+	}
+	switch {
+	case a.IsLoopback():
+		return "a loopback address"
+	case a.IsPrivate():
+		return "a private address"
+	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
+		return "a link-local address"
+	case a.IsUnspecified():
+		return "the unspecified address"
+	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
+		return "a multicast address"
+	}
+	for _, p := range blockedPrefixes {
+		if p.Contains(a) {
+			return "a special-purpose address (" + p.String() + ")"
+		}
+	}
+	return ""
+}
 
 // failure is why a fetch got no usable response.
 type failure struct {
@@ -171,6 +229,14 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 				return fail(KindDNS, "dns", err)
 			}
 			ip = ips[0]
+		}
+		// The user's --resolve rules point where the user chose; an
+		// address from the DNS, a host list or a redirect must be of
+		// the public internet, or a scan would reach into the network
+		// it runs in (a robots.txt redirected to 127.0.0.1 or to a
+		// cloud's metadata address, 169.254.169.254).
+		if why := blockedAddr(ip); why != "" && !f.cfg.AllowPrivate {
+			return fail(KindBlocked, "address", errors.New(ip+" is "+why+": not fetched (AllowPrivate, --allow-private, fetches it; --resolve maps a host to it)"))
 		}
 		addr = net.JoinHostPort(ip, port)
 	}

@@ -72,7 +72,8 @@ var Cases = []Case{
 	{Host: "bigchunked.test", Outcome: "parsed", Fetches: 1},
 	{Host: "tinychunks.test", Outcome: "parsed", Fetches: 1},
 	{Host: "html.test", Outcome: "parsed", Fetches: 1},
-	{Host: "httponly.test", Outcome: "parsed", Fetches: 2, HTTPSFails: true}, // port 443 speaks plain HTTP
+	{Host: "toloopback.test", Outcome: "unreachable", Error: "blocked", Fetches: 2}, // 302 to http://127.0.0.1:PORT/robots.txt
+	{Host: "httponly.test", Outcome: "parsed", Fetches: 2, HTTPSFails: true},        // port 443 speaks plain HTTP
 	{Host: "refused.test", Outcome: "unreachable", Error: "connect", Fetches: 2, HTTPSFails: true},
 	{Host: "garbage.test", Outcome: "unreachable", Error: "protocol", Fetches: 2, HTTPSFails: true},
 	{Host: "nxdomain.test", Outcome: "unreachable", Error: "dns", Fetches: 1},
@@ -281,6 +282,10 @@ func (s *Servers) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		bw.WriteString("0\r\n\r\n")
 		bw.Flush()
+	case "toloopback.test":
+		// A redirect into the scanning machine: its own loopback
+		// address, which no --resolve rule maps.
+		redirect(302, "http://"+s.HTTP.Listener.Addr().String()+"/robots.txt")
 	case "html.test":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<!DOCTYPE html>\n<html><head><title>Welcome</title></head><body><p>Not a robots.txt</p></body></html>\n"))
