@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -219,6 +220,14 @@ type Config struct {
 	HeaderTimeout  time.Duration
 	IdleTimeout    time.Duration
 
+	// MinRate, in bytes per second, is the least a body must average
+	// over every IdleTimeout-long stretch: a server that trickles (a byte
+	// every 10 s never trips IdleTimeout) fails the try as a stalled one
+	// does, and the body is resumed. curl's --speed-limit and
+	// --speed-time, with IdleTimeout as the time. Default DefaultMinRate
+	// (1 KiB/s, 60 KiB a minute); negative for none.
+	MinRate float64
+
 	// Stdin is read for the input "-" (a WARC, compressed or not). Nil
 	// makes "-" an error.
 	Stdin io.Reader
@@ -282,6 +291,11 @@ const (
 	// caps a run at 4 files a second, ~10 MB/s of Common Crawl's few-MB
 	// robotstxt WARCs: a fast link raises Rate with Downloads.
 	DefaultRate = 4.0
+	DefaultMinRate = 1024
+	// minRate is the least Rate (requests per second) taken: one a day.
+	// Below it 1/Rate does not fit a time.Duration (1e-300 overflowed
+	// into no limit at all).
+	minRate = 1.0 / 86400
 	// DefaultZstdWindow: 2 GiB, zstd --long=31's window (ZSTD_WINDOWLOG
 	// _MAX_64). zstd's own decoder stops at 128 MiB unless told
 	// --long=31 or --memory; robotstat reads what --long writes.
@@ -362,6 +376,9 @@ func (c *Config) fill() {
 	if c.ZstdWindow == 0 {
 		c.ZstdWindow = DefaultZstdWindow
 	}
+	if c.MinRate == 0 {
+		c.MinRate = DefaultMinRate
+	}
 }
 
 // Validate reports every invalid field (after defaults are applied), joined.
@@ -388,6 +405,12 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	if c.Rate != c.Rate || math.IsInf(c.Rate, 0) || (c.Rate > 0 && c.Rate < minRate) {
+		bad("rate %v: want at least %.6f requests a second (one a day), or negative for no limit", c.Rate, minRate)
+	}
+	if c.MinRate != c.MinRate || math.IsInf(c.MinRate, 0) {
+		bad("min rate %v: want bytes a second, or negative for none", c.MinRate)
 	}
 	if c.ZstdWindow < minZstdWindow {
 		bad("zstd window %d: want at least %d (1 KiB)", c.ZstdWindow, minZstdWindow)

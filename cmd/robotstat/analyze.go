@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -102,6 +103,7 @@ type analyzeFlags struct {
 	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB, errors, zstdWindowMiB              int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
+	minRate                                                                 float64
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
 	crawls *crawlFlags
@@ -156,6 +158,7 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", pipeline.DefaultIdleTimeout, "http(s) inputs: give up a try whose body sends nothing for `DURATION` (resumed)")
 	fs.IntVar(&f.zstdWindowMiB, "zstd-window", pipeline.DefaultZstdWindow>>20, "read zstd frames whose window is at most `MiB` (zstd --long=31 writes 2048); each input read at once may hold one window")
+	fs.Float64Var(&f.minRate, "min-rate", pipeline.DefaultMinRate, "http(s) inputs: give up a try whose body brings under `BYTES` a second over an --idle-timeout (resumed; -1: no minimum)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.IntVar(&f.errors, "errors", 10, "print the first `N` located input errors on stderr (0: none; every error is in the errors table)")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error (inputs committed before it are kept)")
@@ -185,6 +188,9 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	if f.out == "" {
 		return usageErrorf(f.command(), "--out must name a folder")
+	}
+	if f.minRate == 0 || f.minRate != f.minRate || math.IsInf(f.minRate, 0) {
+		return usageErrorf(f.command(), "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
 	}
 	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
 		return usageErrorf(f.command(), "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
@@ -264,6 +270,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		HeaderTimeout:  f.headerTimeout,
 		IdleTimeout:    f.idleTimeout,
 		ZstdWindow:     int64(f.zstdWindowMiB) << 20,
+		MinRate:        f.minRate,
 	}
 	pc.MaxDiagnostics = f.errors
 	if f.errors <= 0 {
