@@ -283,6 +283,12 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 	for {
 		resp, err = http.ReadResponse(r.br, &http.Request{Method: http.MethodGet})
 		if err != nil {
+			if rec.err != nil && isTimeout(rec.err) {
+				// The header came too slowly: net/http parses the part
+				// that came before the deadline and calls it malformed
+				// ("HTTP/1.1" of a status line cut short).
+				return fail(KindTimeout, "reading the response header", errors.New("no whole header within "+t.Header.String()+" ("+strconv.FormatInt(rec.n, 10)+" bytes came): "+rec.err.Error()))
+			}
 			kind := KindProtocol
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || isReset(err) {
 				kind = KindReset
@@ -394,6 +400,7 @@ type recorder struct {
 	max     int64
 	n       int64 // bytes read in all
 	dropped int   // bytes dropped from the front (interim responses)
+	err     error // the last read error, for telling a timeout from a malformed header
 }
 
 var errHeaderTooLong = errors.New("response header over 256 KiB")
@@ -409,6 +416,9 @@ func (t *recorder) Read(p []byte) (int, error) {
 	}
 	n, err := t.r.Read(p)
 	t.n += int64(n)
+	if err != nil {
+		t.err = err
+	}
 	if t.keep == 0 {
 		t.buf = append(t.buf, p[:n]...)
 	} else if room := t.keep - len(t.buf); room > 0 {
