@@ -83,7 +83,7 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 		return d.src.dataErr(off, idx, ClassRow, fmt.Errorf("%w: %s", ErrRow, why), line)
 	}
 	if err := json.Unmarshal(line, &m); err != nil {
-		return bad("not a JSON object")
+		return bad(jsonWhy(err))
 	}
 	var url, body, host string
 	if raw, ok := m[f.URL]; ok && string(raw) != "null" {
@@ -125,6 +125,22 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 		}
 	}
 	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)), false)
+}
+
+// jsonWhy says why a line is not a JSON object: another JSON value, JSON
+// nested deeper than encoding/json reads, or where the syntax breaks.
+func jsonWhy(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		return "a JSON " + te.Value + ", not an object"
+	case errors.As(err, &se) && strings.Contains(se.Error(), "max depth"):
+		return "JSON nested deeper than 10000 levels (encoding/json's limit)"
+	case errors.As(err, &se):
+		return "malformed JSON at byte " + strconv.FormatInt(se.Offset, 10) + ": " + se.Error()
+	}
+	return "malformed JSON: " + err.Error()
 }
 
 // rowURL returns the URL of a dump row from its url field, else its host

@@ -33,3 +33,23 @@ func TestJSONLCutLastRow(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONLRowErrorsSayWhy: a row error says what the line is (issue
+// 26.7: JSON nested 20000 deep was "not a JSON object").
+func TestJSONLRowErrorsSayWhy(t *testing.T) {
+	for _, tc := range []struct{ name, line, says string }{
+		{"deep", `{"url":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}", "nested deeper than 10000"},
+		{"array", `["https://a.example/robots.txt"]`, "a JSON array, not an object"},
+		{"cut", `{"url":"https://a.example/robots.txt",`, "malformed JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, sum, err := collect(t, Config{Workers: 1}, writeTemp(t, "x.jsonl", []byte(tc.line+"\n")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Diagnostics) != 1 || !strings.Contains(sum.Diagnostics[0].Error(), tc.says) {
+				t.Errorf("diagnostics %v, want one saying %q", sum.Diagnostics, tc.says)
+			}
+		})
+	}
+}
