@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -96,11 +97,16 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	name := args[0]
 	switch name {
-	case "help", "-h", "-help", "--help":
-		m.usage(m.Stdout)
-		return nil
-	case "version", "--version":
-		fmt.Fprintln(m.Stdout, "robotstat", Version)
+	case "help", "-h", "-help", "--help", "version", "--version":
+		out := &errWriter{w: m.Stdout}
+		if name == "version" || name == "--version" {
+			fmt.Fprintln(out, "robotstat", Version)
+		} else {
+			m.usage(out)
+		}
+		if out.err != nil {
+			return fmt.Errorf("%s: writing: %w", strings.TrimLeft(name, "-"), out.err)
+		}
 		return nil
 	}
 	for _, c := range commands {

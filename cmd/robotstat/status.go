@@ -176,12 +176,17 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	default:
 		rep.Sites = "out of date"
 	}
+	out := &errWriter{w: m.Stdout}
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		enc.Encode(rep)
+	} else {
+		rep.print(out)
 	}
-	rep.print(m.Stdout)
+	if out.err != nil {
+		return fmt.Errorf("status: writing: %w", out.err)
+	}
 	return nil
 }
 
