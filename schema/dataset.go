@@ -87,7 +87,7 @@ func Create(opts Options) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: output directory %s: %w", opts.Dir, err)
 	}
-	if err := os.MkdirAll(root, 0o777); err != nil {
+	if err := mkdirAll(root); err != nil {
 		return nil, fmt.Errorf("schema: creating output directory: %w", err)
 	}
 	codec, err := newZstdCodec()
