@@ -309,20 +309,36 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 // and the error that ended it early (nil at a clean end).
 func (d *decoder) readBody(r io.Reader) ([]byte, int64, error) {
 	limit := d.r.cfg.BodyLimit
-	if cap(d.buf) < limit {
-		d.buf = make([]byte, limit)
+	// The buffer grows with the body, never to the limit at once: with
+	// --parse-limit -1 the limit is 1 GiB, and every decoder took that
+	// for a file of a few KiB. A large one is let go at the next call.
+	if cap(d.buf) > keepBlock {
+		d.buf = nil
 	}
-	b := d.buf[:limit]
-	n, err := io.ReadFull(r, b)
+	if d.buf == nil {
+		d.buf = make([]byte, 0, min(limit, keepBlock))
+	}
+	b := d.buf[:0]
+	var err error
+	for len(b) < limit && err == nil {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		var k int
+		k, err = r.Read(b[len(b):min(cap(b), limit)])
+		b = b[:len(b)+k]
+	}
+	d.buf = b
+	n := len(b)
 	total := int64(n)
-	if err == nil {
+	if err == io.EOF {
+		err = nil // shorter than the limit
+	} else if err == nil {
 		k, err2 := io.Copy(io.Discard, r)
 		total += k
 		err = err2
-	} else if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil // shorter than the limit
 	}
-	return b[:n], total, err
+	return b, total, err
 }
 
 // hostFile reads one file named by host (example.com-robots.txt).
