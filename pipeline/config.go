@@ -290,7 +290,7 @@ const (
 	// page asks for retries no more often than once a second). It also
 	// caps a run at 4 files a second, ~10 MB/s of Common Crawl's few-MB
 	// robotstxt WARCs: a fast link raises Rate with Downloads.
-	DefaultRate = 4.0
+	DefaultRate    = 4.0
 	DefaultMinRate = 1024
 	// minRate is the least Rate (requests per second) taken: one a day.
 	// Below it 1/Rate does not fit a time.Duration (1e-300 overflowed
@@ -411,6 +411,9 @@ func (c Config) Validate() error {
 	}
 	if c.MinRate != c.MinRate || math.IsInf(c.MinRate, 0) {
 		bad("min rate %v: want bytes a second, or negative for none", c.MinRate)
+	}
+	if why := crawlNameProblem(c.Crawl); why != "" {
+		bad("crawl %q %s", c.Crawl, why)
 	}
 	if c.ZstdWindow < minZstdWindow {
 		bad("zstd window %d: want at least %d (1 KiB)", c.ZstdWindow, minZstdWindow)

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/robotstat/robotstat/internal/textesc"
 	"io"
 	"os"
 	"os/signal"
@@ -131,7 +132,8 @@ func (m *Main) usage(w io.Writer) {
 
 // report prints err to stderr in the one format every command uses.
 func (m *Main) report(err error) {
-	fmt.Fprintf(m.Stderr, "robotstat: %v\n", err)
+	// A file name in the message may hold control characters.
+	fmt.Fprintf(m.Stderr, "robotstat: %s\n", textesc.Lines(err.Error()))
 	if u, ok := asUsage(err); ok {
 		fmt.Fprintf(m.Stderr, "Try: %s\n", u.try())
 	}
