@@ -371,7 +371,7 @@ func (d *Dataset) record(o Outcome) (*Record, error) {
 			if err != nil {
 				return nil, fmt.Errorf("schema: %w", err)
 			}
-			r.Files = append(r.Files, RecordFile{Path: filepath.ToSlash(rel), Table: f.table, Crawl: f.crawl, Rows: f.rows})
+			r.Files = append(r.Files, RecordFile{Path: filepath.ToSlash(rel), Table: f.table, Crawl: f.crawl, Rows: f.rows, Size: f.n})
 		}
 	}
 	return r, nil

@@ -33,6 +33,11 @@ same --manifest-base, --cc-base, --sample, --segments and --shard), it also
 lists the inputs left: those without a record, which a rerun of that command
 reads. A rerun reads the failed and partial ones again too.
 
+It checks that every committed file is there with the size its record
+says (--verify: and the rows), and names each damaged one (deleted,
+emptied, cut) with what to run to make it whole; readers refuse a table
+with a damaged file.
+
 It also counts the files a killed robotstat left (a commit or compaction
 killed between its renames and its record, or before it removed what it
 replaced): robotstat's readers skip them, a query that globs *.parquet
@@ -48,7 +53,7 @@ Examples:
 // statusInput is one input in robotstat status's report.
 type statusInput struct {
 	Input     string     `json:"input"`
-	State     string     `json:"state"` // done, failed, partial or left
+	State     string     `json:"state"` // done, failed, partial, left or damaged
 	RunID     string     `json:"run_id,omitempty"`
 	Captures  int64      `json:"captures"`
 	Files     int        `json:"files"`
@@ -75,12 +80,24 @@ type statusReport struct {
 	// which the next analyze, sites or compact into the folder removes;
 	// nil when there are none.
 	Leftovers *schema.Leftovers `json:"leftovers,omitempty"`
+	// Damaged are the committed files that are missing or not what their
+	// record says (schema.Index.Damaged), with what to run.
+	Damaged []statusDamage `json:"damaged,omitempty"`
+}
+
+// statusDamage is one damaged file in robotstat status's report.
+type statusDamage struct {
+	Path  string `json:"path"`
+	Input string `json:"input,omitempty"`
+	Why   string `json:"why"`
+	Redo  string `json:"redo"`
 }
 
 // Values of statusInput.State beyond the records'.
 const (
 	statePartial = "partial"
 	stateLeft    = "left"
+	stateDamaged = "damaged" // committed, but a file of it is missing or not as recorded
 )
 
 func (m *Main) status(ctx context.Context, args []string) error {
@@ -88,6 +105,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	manifestBase := fs.String("manifest-base", "", "as for analyze: `URL` or folder prefixed to relative lines of a manifest")
 	shardFlag := fs.String("shard", "", "as for analyze: only the inputs of shard `i/n`, or auto")
+	verify := fs.Bool("verify", false, "also read every committed file's Parquet footer and compare its rows with its record (a read per file; without it, a stat)")
 	var crawls crawlFlags
 	crawls.register(fs)
 	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
@@ -158,6 +176,22 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	}
 	sort.Slice(rest, func(i, j int) bool { return rest[i].Input < rest[j].Input })
 	rep.Inputs = append(rep.Inputs, rest...)
+	dmg, err := ix.Damaged(*verify)
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	damagedRuns := map[string]string{}
+	for _, d := range dmg {
+		rep.Damaged = append(rep.Damaged, statusDamage{Path: d.Path, Input: d.Input, Why: d.Why, Redo: d.Redo(dir)})
+		if damagedRuns[d.RunID] == "" {
+			damagedRuns[d.RunID] = d.Path + ": " + d.Why
+		}
+	}
+	for i := range rep.Inputs {
+		if why := damagedRuns[rep.Inputs[i].RunID]; why != "" && rep.Inputs[i].State != stateLeft {
+			rep.Inputs[i].State, rep.Inputs[i].Error = stateDamaged, why
+		}
+	}
 	for _, in := range rep.Inputs {
 		rep.Counts[in.State]++
 	}
@@ -171,6 +205,8 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	switch {
 	case ix.Runs[reduce.RunID] == nil:
 		rep.Sites = "not built"
+	case damagedRuns[reduce.RunID] != "":
+		rep.Sites = "damaged"
 	case sitesUpToDate(dir):
 		rep.Sites = "up to date"
 	default:
@@ -210,8 +246,12 @@ func statusOf(r *schema.Record) statusInput {
 // print writes the report as text: the counts, then every input that is
 // not done.
 func (r *statusReport) print(w io.Writer) {
-	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left; sites %s\n", r.Out,
-		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[statePartial], r.Counts[stateLeft], r.Sites)
+	damaged := ""
+	if n := r.Counts[stateDamaged]; n > 0 {
+		damaged = fmt.Sprintf(", %d damaged", n)
+	}
+	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left%s; sites %s\n", r.Out,
+		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[statePartial], r.Counts[stateLeft], damaged, r.Sites)
 	for _, in := range r.Inputs {
 		if c := in.Panel; c != nil {
 			fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
@@ -220,9 +260,14 @@ func (r *statusReport) print(w io.Writer) {
 		case schema.RecordDone:
 		case stateLeft:
 			fmt.Fprintf(w, "left     %s\n", in.Input)
+		case stateDamaged:
+			fmt.Fprintf(w, "damaged  %s: %s\n", in.Input, in.Error)
 		default:
 			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
 		}
+	}
+	for _, d := range r.Damaged {
+		fmt.Fprintf(w, "damaged  %s: %s: %s\n", d.Path, d.Why, d.Redo)
 	}
 	if len(r.Conflicts) > 0 {
 		fmt.Fprintf(w, "conflict: %d %s committed again after robotstat compact merged %s rows, which are now in two places (%s); readers refuse %s: analyze the inputs into a fresh --out\n",
