@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -84,4 +85,23 @@ func TestTriesThatCannotSucceed(t *testing.T) {
 			t.Errorf("retries %+v, want one resume after a too-slow try", events)
 		}
 	})
+}
+
+// TestRateBounds: a rate so low that 1/Rate overflows a time.Duration is
+// refused (issue 26.7: --rate 1e-300 became no limit at all), as are NaN
+// and infinities; negative is no limit, as documented.
+func TestRateBounds(t *testing.T) {
+	for _, r := range []float64{1e-300, 1e-9, math.Inf(1), math.NaN()} {
+		if err := (Config{Rate: r}).Validate(); !errors.Is(err, ErrConfig) {
+			t.Errorf("Rate %v: %v, want ErrConfig", r, err)
+		}
+	}
+	for _, r := range []float64{-1, 1.0 / 86400, 4, 1e6} {
+		if err := (Config{Rate: r}).Validate(); err != nil {
+			t.Errorf("Rate %v: %v", r, err)
+		}
+		if p := newPacer(r); r > 0 && p.interval <= 0 {
+			t.Errorf("Rate %v: interval %v", r, p.interval)
+		}
+	}
 }
