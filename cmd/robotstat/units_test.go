@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -182,7 +183,7 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status: exit %d\n%s", code, stderr)
 	}
-	var rep statusReport
+	var rep runs.Status
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("status --json: %v\n%s", err, stdout)
 	}
