@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -117,3 +118,7 @@ func records(t *testing.T, root string) map[string]*schema.Record {
 	}
 	return out
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
