@@ -42,8 +42,8 @@ func fileMetadata(o *Options, table TableName, crawl string) []parquet.WriterOpt
 // package report reads it back).
 const OptionBotCatalog = "bot_catalog"
 
-// legacyOptionPrefix began the keys of package stats's options before
-// robotstat 0.1.0's issue 24: records held robotstat.parse_limit and files
+// legacyOptionPrefix began the keys of package stats's options until they
+// lost it (issue 24): records held robotstat.parse_limit and files
 // robotstat.option.robotstat.parse_limit, where today's hold parse_limit
 // and robotstat.option.parse_limit. No other option's key ever began so.
 const legacyOptionPrefix = "robotstat."

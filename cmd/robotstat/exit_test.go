@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotstat/robotstat/schema"
 )
 
 // TestExitCodeInputs holds the exit code table to what analyze does with
@@ -55,5 +57,43 @@ func TestExitCodeInputs(t *testing.T) {
 		if !strings.Contains(exitCodeHelp(nil), want) {
 			t.Errorf("the exit code table does not say %q:\n%s", want, exitCodeHelp(nil))
 		}
+	}
+}
+
+// TestAnalyzeHelpTables keeps analyze --help's list of the tables it
+// writes true: every default table before "plus", every opt-in one after,
+// as schema says which is which.
+func TestAnalyzeHelpTables(t *testing.T) {
+	stdout, _, code := run(t, "", "analyze", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	para, _, _ := strings.Cut(stdout[strings.Index(stdout, "Reads robots.txt"):], "\n\n")
+	para = strings.Join(strings.Fields(para), " ")
+	dflt, optIn, ok := strings.Cut(para, " plus ")
+	if !ok {
+		t.Fatalf("no \"plus\" in %q", para)
+	}
+	optIn, _, _ = strings.Cut(optIn, " with --tables")
+	words := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ':' }) {
+			m[w] = true
+		}
+		return m
+	}
+	d, o := words(dflt), words(optIn)
+	for _, tb := range schema.DefaultTables() {
+		if !d[string(tb)] || o[string(tb)] {
+			t.Errorf("default table %s is not among the defaults --help names: %q", tb, para)
+		}
+	}
+	for _, tb := range optInTables() {
+		if !o[string(tb)] || d[string(tb)] {
+			t.Errorf("opt-in table %s is not among the opt-in ones --help names: %q", tb, para)
+		}
+	}
+	if !strings.Contains(stdout, `"default" (`+tableList(schema.DefaultTables())+`)`) {
+		t.Errorf("--tables does not list the default tables %s", tableList(schema.DefaultTables()))
 	}
 }
