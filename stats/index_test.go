@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/robotstat/robotstat/schema"
 )
@@ -39,9 +38,11 @@ func TestIndexedVerdictsSameOnCorpus(t *testing.T) {
 	}
 }
 
-// TestVerdictWorstCase bounds the time of a file built so that every allow
-// rule must be probed and every probe is won back by a longer disallow:
-// quadratic without the index.
+// TestVerdictWorstCase runs a file built so that every allow rule must be
+// probed and every probe is won back by a longer disallow (quadratic without
+// the index) through the analyzer: every bot's verdict is full. The work the
+// index does on it is bounded, by count rather than by time, in package
+// verdict (TestVerdictWorstCaseLinear).
 func TestVerdictWorstCase(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString("User-agent: *\nDisallow: /\n")
@@ -50,11 +51,7 @@ func TestVerdictWorstCase(t *testing.T) {
 	}
 	a, _ := NewAnalyzer(DefaultOptions())
 	var rows schema.Batch
-	start := time.Now()
 	a.Analyze(captureOf([]byte(sb.String()), 200), &rows)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("%d bytes took %v", sb.Len(), d)
-	}
 	for _, b := range rows.BotRows() {
 		if b.Verdict != schema.VerdictFull {
 			t.Fatalf("%s: %s, want full", b.Bot, b.Verdict)

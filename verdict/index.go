@@ -33,6 +33,9 @@ type ruleIndex struct {
 	byPrefix map[string][]*parse.Rule
 	any      []*parse.Rule // patterns beginning with "*": candidates for every path
 	url      []byte
+	// matches counts the candidate rules run through the matcher since
+	// build: the work the index does, which its worst-case test bounds.
+	matches int
 }
 
 // build indexes the non-empty rules of set id.
@@ -42,6 +45,7 @@ func (x *ruleIndex) build(r *parse.Robots, id parse.SetID) {
 	}
 	clear(x.byPrefix)
 	x.any = x.any[:0]
+	x.matches = 0
 	groups := r.Groups()
 	for _, g := range r.SetGroups(id) {
 		for i := range groups[g].Rules {
@@ -82,6 +86,7 @@ func (x *ruleIndex) allowed(path []byte) bool {
 		if n < best || n == best && (bestAllow || !allow) {
 			return
 		}
+		x.matches++
 		if parse.MatchPath(ru, u) {
 			best, bestAllow = n, allow
 		}
