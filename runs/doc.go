@@ -35,6 +35,14 @@
 // whether a build is needed. ReadStatus says, from the records alone, which
 // inputs a dataset holds, which failed and which are left.
 //
+// Where a rule goes: what makes two inputs one unit, and what a unit's
+// options are, in unit.go and options.go (a rerun skips, or replaces, by
+// them); what a unit's rows are filed under (its crawl, its error rows) in
+// writer.go and errorrows.go; what a run as a whole must have done (the
+// units and captures it read) in Analyze, on its Result, before it
+// returns. A new kind of input is a source of package pipeline: it gives
+// units, and this package commits them like any other.
+//
 // This package reads no environment variable and prints nothing: the
 // caller (cmd/robotstat) owns flags, messages and exit codes.
 package runs
