@@ -64,6 +64,49 @@ type Fields struct {
 	Host string
 }
 
+// ParseFields reads the fields of a dump as robotstat's --fields gives
+// them: name=column pairs separated by commas, names url, host, status,
+// body and time; a name not given keeps its default.
+func ParseFields(s string) (Fields, error) {
+	var f Fields
+	if s == "" {
+		return f, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			return f, fmt.Errorf("%q is not name=column", kv)
+		}
+		switch k {
+		case "url":
+			f.URL = v
+		case "status":
+			f.Status = v
+		case "body":
+			f.Body = v
+		case "time":
+			f.Time = v
+		case "host":
+			f.Host = v
+		default:
+			return f, fmt.Errorf("unknown field %q (want url, host, status, body or time)", k)
+		}
+	}
+	return f, nil
+}
+
+// String is f as ParseFields reads it, the fields set in the order url,
+// host, status, body, time; "" when none is set.
+func (f Fields) String() string {
+	var parts []string
+	for _, p := range [...]struct{ name, col string }{{"url", f.URL}, {"host", f.Host}, {"status", f.Status}, {"body", f.Body}, {"time", f.Time}} {
+		if p.col != "" {
+			parts = append(parts, p.name+"="+p.col)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // RetryPolicy bounds how an HTTP(S) input is retried: MaxTries attempts in
 // all (the first included) with exponential backoff from BaseDelay, doubled
 // each time, capped at MaxDelay. A server's Retry-After is honoured, capped

@@ -179,7 +179,7 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 				n[i] += info.Rows
 				if data.Version == "" && t == schema.Captures {
 					data.Version = info.Metadata[schema.MetaVersion]
-					data.Catalog = info.Metadata[schema.MetaOptionPrefix+"robotstat.bot_catalog"]
+					data.Catalog = info.Metadata[schema.MetaOptionPrefix+schema.OptionBotCatalog]
 				}
 			}
 		}

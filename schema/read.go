@@ -157,7 +157,8 @@ type FileInfo struct {
 	// Rows is the number of rows in the file.
 	Rows int64
 	// Metadata is the file's key/value metadata (MetaVersion, MetaTable,
-	// MetaOptionPrefix+..., see metadata.go).
+	// MetaOptionPrefix+..., see metadata.go), the keys of older files read
+	// as today's (CanonicalOptions).
 	Metadata map[string]string
 }
 
@@ -172,6 +173,7 @@ func ReadFileInfo(path string) (FileInfo, error) {
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		info.Metadata[kv.Key] = kv.Value
 	}
+	canonicalFileMetadata(info.Metadata)
 	return info, nil
 }
 

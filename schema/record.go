@@ -35,7 +35,8 @@ type Record struct {
 	Error string `json:"error,omitempty"`
 	// Tables are the tables the run wrote.
 	Tables []TableName `json:"tables"`
-	// Options are Options.Metadata: what shapes the numbers.
+	// Options are Options.Metadata: what shapes the numbers. ReadIndex
+	// reads the keys of older records as today's (CanonicalOptions).
 	Options map[string]string `json:"options"`
 	// Version and SchemaVersion are robotstat's and the tables'.
 	Version       string `json:"robotstat_version"`
@@ -158,6 +159,7 @@ func ReadIndex(root string) (*Index, error) {
 		if r.RunID+".json" != name {
 			return nil, fmt.Errorf("schema: completion record %s holds run %q", p, r.RunID)
 		}
+		r.Options = CanonicalOptions(r.Options)
 		ix.Runs[r.RunID] = &r
 	}
 	for _, r := range ix.Runs {

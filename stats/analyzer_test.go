@@ -368,7 +368,7 @@ func TestOptionsValidate(t *testing.T) {
 	if _, err := NewAnalyzer(Options{ParseLimit: 10}); err == nil {
 		t.Error("NewAnalyzer accepted a bad limit")
 	}
-	if m := DefaultOptions().Metadata(); m["robotstat.bot_catalog"] != DefaultCatalog().Version() || m["robotstat.parse_limit"] != "512000" {
+	if m := DefaultOptions().Metadata(); m[OptionBotCatalog] != DefaultCatalog().Version() || m[OptionParseLimit] != "512000" {
 		t.Errorf("%v", m)
 	}
 }

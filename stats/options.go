@@ -10,9 +10,9 @@ import (
 // Options shape an Analyzer. Start from DefaultOptions; the zero value also
 // works and means the defaults.
 type Options struct {
-	// Tables are the tables to fill. Empty means schema.DefaultTables()
-	// (captures, groups, agents, bots, directives); rules, sitemaps and
-	// diagnostics are opt-in. Rows for a table not listed are not built.
+	// Tables are the tables to fill. Empty means schema.DefaultTables();
+	// the others analyze writes (schema.AnalyzeTables) are opt-in. Rows
+	// for a table not listed are not built.
 	Tables []schema.TableName
 	// ParseLimit is how many bytes of a body are parsed (RFC 9309 §2.5):
 	// 0 means parse.DefaultLimit (500 KiB), a negative value no limit. A
@@ -71,6 +71,21 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Keys of Metadata. The files record each as schema.MetaOptionPrefix +
+// key (robotstat.option.parse_limit); outputs written before these keys
+// lost a doubled "robotstat." prefix are read as if written with them
+// (schema.CanonicalOptions).
+const (
+	OptionParseLimit        = "parse_limit"
+	OptionUnreachable429    = "429_unreachable"
+	OptionBotCatalog        = schema.OptionBotCatalog
+	OptionBotCatalogSize    = "bot_catalog_size"
+	OptionTemplates         = "templates"
+	OptionVerdictDefinition = "verdict_definition"
+	OptionSitesRanked       = "sites_ranked"
+	OptionGrouping          = "grouping"
+)
+
 // Metadata returns the options that shape the numbers, as key/value pairs
 // for the Parquet files' metadata (schema.Options.Metadata).
 func (o Options) Metadata() map[string]string {
@@ -80,18 +95,18 @@ func (o Options) Metadata() map[string]string {
 		limit = parse.DefaultLimit
 	}
 	m := map[string]string{
-		"robotstat.parse_limit":        fmt.Sprint(limit),
-		"robotstat.429_unreachable":    fmt.Sprint(o.TooManyRequestsUnreachable),
-		"robotstat.bot_catalog":        o.Catalog.Version(),
-		"robotstat.bot_catalog_size":   fmt.Sprint(o.Catalog.Len()),
-		"robotstat.templates":          o.Templates.Version(),
-		"robotstat.verdict_definition": verdictDefinitionVersion,
+		OptionParseLimit:        fmt.Sprint(limit),
+		OptionUnreachable429:    fmt.Sprint(o.TooManyRequestsUnreachable),
+		OptionBotCatalog:        o.Catalog.Version(),
+		OptionBotCatalogSize:    fmt.Sprint(o.Catalog.Len()),
+		OptionTemplates:         o.Templates.Version(),
+		OptionVerdictDefinition: verdictDefinitionVersion,
 	}
 	if o.Ranks != nil {
-		m["robotstat.sites_ranked"] = fmt.Sprint(o.Ranks.Len())
+		m[OptionSitesRanked] = fmt.Sprint(o.Ranks.Len())
 	}
 	if o.Grouping == parse.GroupingGoogle {
-		m["robotstat.grouping"] = "google"
+		m[OptionGrouping] = "google"
 	}
 	return m
 }

@@ -22,8 +22,8 @@ import (
 
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
-	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/reduce"
+	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -49,9 +49,10 @@ const analyzeUsage = `Usage:
   robotstat analyze [flags] [INPUT...]
 
 Reads robots.txt captures from each INPUT and writes Parquet tables under
---out (default out/): captures, groups, agents, bots and directives, plus
-rules, sitemaps and diagnostics with --tables. With no INPUT it reads the
-embedded sample (a small WARC of real and made-up captures).
+--out (default out/): captures, groups, agents, directives, signals,
+verdicts and errors, plus bots, rules, sitemaps and diagnostics with
+--tables; then the sites tables (robotstat sites). With no INPUT it reads
+the embedded sample (a small WARC of real and made-up captures).
 
 An INPUT is a WARC (.warc, .warc.gz, .warc.zst), a JSON Lines or CSV dump
 (.jsonl[.gz|.zst], .csv[.gz]), a tar or tar.gz of files named by host, a
@@ -169,76 +170,11 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.memprofile, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
 }
 
-// analyzeRun holds one run's moving parts.
-type analyzeRun struct {
-	workers []*analyzeWorker // by pipeline worker index
-}
-
-// analyzeWorker is what one pipeline worker owns; only its goroutine
-// touches it until the run ends.
-type analyzeWorker struct {
-	analyzer *stats.Analyzer
-	batch    schema.Batch
-	outcomes outcomeCounts // summed over the workers at the end
-}
-
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
-	if f.workers < 1 {
-		return usageErrorf(f.command(), "--workers must be at least 1, got %d", f.workers)
-	}
-	if f.out == "" {
-		return usageErrorf(f.command(), "--out must name a folder")
-	}
-	if f.minRate == 0 || f.minRate != f.minRate || math.IsInf(f.minRate, 0) {
-		return usageErrorf(f.command(), "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
-	}
-	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
-		return usageErrorf(f.command(), "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
-	}
-	tables, err := schema.ParseTables(f.tables)
+	cfg, err := m.analyzeConfig(&f, inputs)
 	if err != nil {
-		return usageErrorf(f.command(), "--tables: %v", err)
+		return err
 	}
-	responses, err := pipeline.ParseResponses(f.responses)
-	if err != nil {
-		return usageErrorf(f.command(), "--responses: %v", err)
-	}
-	var shard pipeline.Shard
-	if f.shard != "" {
-		getenv := m.Getenv
-		if getenv == nil {
-			getenv = func(string) string { return "" }
-		}
-		if shard, err = pipeline.ParseShard(f.shard, getenv); err != nil {
-			return usageErrorf(f.command(), "--shard: %v", err)
-		}
-	}
-	fields, err := parseFields(f.fields)
-	if err != nil {
-		return usageErrorf(f.command(), "--fields: %v", err)
-	}
-	if f.botsReplace && f.bots == "" {
-		return usageErrorf(f.command(), "--bots-replace needs --bots FILE")
-	}
-
-	so := stats.DefaultOptions()
-	so.Tables = tables
-	so.ParseLimit = f.parseLimit
-	so.TooManyRequestsUnreachable = f.google429
-	if f.bots != "" {
-		if so.Catalog, err = m.loadCatalog(f.bots, f.botsReplace); err != nil {
-			return fmt.Errorf("--bots: %w", err)
-		}
-	}
-	if f.sites != "" {
-		if so.Ranks, err = loadWith(m, f.sites, stats.ReadRanks); err != nil {
-			return fmt.Errorf("--sites: %w", err)
-		}
-	}
-	if err := so.Validate(); err != nil {
-		return usageErrorf(f.command(), "%v", err)
-	}
-
 	sample := len(inputs) == 0
 	if sample {
 		dir, err := os.MkdirTemp("", "robotstat-sample-")
@@ -246,227 +182,36 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		p := filepath.Join(dir, sampleName)
-		if err := os.WriteFile(p, sampleWARC, 0o644); err != nil {
+		if inputs, cfg.Name, err = unpackSample(dir); err != nil {
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
-		inputs = []string{p}
 	}
-
-	// Zero fields take the pipeline's defaults; RecordLimit among them
-	// follows BodyLimit.
-	pc := pipeline.Config{
-		Workers:      f.workers,
-		BodyLimit:    max(pipeline.DefaultBodyLimit, f.parseLimit), // bodies are kept up to what is parsed
-		Shard:        shard,
-		Crawl:        f.crawl,
-		Responses:    responses,
-		Strict:       f.strict,
-		Fields:       fields,
-		ManifestBase: f.manifestBase,
-		Stdin:        m.Stdin,
-
-		ConnectTimeout: f.connectTimeout,
-		HeaderTimeout:  f.headerTimeout,
-		IdleTimeout:    f.idleTimeout,
-		ZstdWindow:     int64(f.zstdWindowMiB) << 20,
-		MinRate:        f.minRate,
-	}
-	pc.MaxDiagnostics = f.errors
-	if f.errors <= 0 {
-		pc.MaxDiagnostics = -1 // none kept (0 would be the pipeline's default)
-	}
-	// A download that waits says so: the defaults spend 31 s on a
-	// refused connection before they give up.
-	pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
-	if f.crawls != nil {
-		if err := f.crawls.apply(f.command(), &pc, inputs, f.crawl, m.Getenv); err != nil {
-			return err
-		}
-	}
-	if f.panel != nil {
-		pc.Panel = &pipeline.Panel{Hosts: f.panel.hosts}
-	}
-	if f.parseLimit < 0 { // no parse limit: keep up to 1 GiB
-		pc.BodyLimit = 1 << 30
-	}
-	if !f.quiet && m.StderrIsTerminal {
-		pc.Progress = m.Stderr
-	}
-	if err := pc.Validate(); err != nil {
-		return usageErrorf(f.command(), "%v", err)
-	}
-
-	meta := so.Metadata()
-	meta["responses"] = f.responses
-	if f.crawl != "" {
-		meta["crawl"] = f.crawl
-	}
-	if f.fields != "" {
-		meta["fields"] = f.fields
-	}
-	// No shard in the metadata: a unit's rows are the same whichever shard
-	// read it, so that rerunning with another shard count replaces them.
-	if st, err := os.Stat(f.out); err == nil && !st.IsDir() {
-		return fmt.Errorf("creating the output: --out %s is not a folder", f.out)
-	}
-
 	if limit := memoryLimit(f.memoryLimitMiB, f.workers, m.Getenv); limit > 0 {
 		old := debug.SetMemoryLimit(limit)
 		defer debug.SetMemoryLimit(old)
 	}
-
 	prof, err := startProfile(f.cpuprofile, f.memprofile)
 	if err != nil {
 		return err
 	}
 	defer prof.stop()
-
-	run := &analyzeRun{}
-	for range f.workers {
-		a, err := stats.NewAnalyzer(so)
-		if err != nil {
-			return usageErrorf(f.command(), "%v", err)
-		}
-		run.workers = append(run.workers, &analyzeWorker{analyzer: a})
-	}
-	name := canonicalInput
-	if sample {
-		name = func(n string) string {
-			if n == inputs[0] {
-				return "robotstat:sample:" + strconv.Itoa(len(sampleWARC))
-			}
-			return canonicalInput(n)
+	r, err := runs.Analyze(ctx, cfg, inputs)
+	if r != nil {
+		for _, w := range r.Warnings {
+			fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", f.command(), w)
 		}
 	}
-	// What this run creates under --out and leaves empty when it fails is
-	// removed: not with shards, which share --out with other processes.
-	var folders *schema.Folders
-	if f.shard == "" {
-		if folders, err = schema.NoteFolders(f.out); err != nil {
-			return fmt.Errorf("reading what --out holds: %w", err)
-		}
-	}
-	unlock, err := m.lockOut("analyze", f.out, f.shard == "") // shards share --out: they lock it shared
 	if err != nil {
+		return m.analyzeFailed(ctx, f, r, err)
+	}
+	res := analyzeResult{Result: *r, Sample: sample}
+	if f.panel != nil {
+		res.Panel = f.panel.result(r.Coverage)
+	}
+	res.print(m.Stderr)
+	printErrors(m.Stderr, &r.Summary, cfg.Stats.Tables)
+	if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
 		return err
-	}
-	defer unlock()
-	if f.panel != nil {
-		// The site list the panel's runs name, stored with them (sites
-		// are the listed hosts; schema.Index.PanelHosts).
-		if meta[schema.OptionPanelSites], err = schema.WriteSiteList(f.out, f.panel.hosts); err != nil {
-			return fmt.Errorf("writing the site list into --out: %w", err)
-		}
-	}
-	uw, err := newUnitWriter(ctx, schema.Options{
-		Dir:           f.out,
-		Tables:        tables,
-		Version:       Version,
-		Metadata:      meta,
-		TableMetadata: so.TableMetadata(),
-		OmitEmpty:     true,
-	}, run.workers, name, f.redo)
-	if err != nil {
-		return fmt.Errorf("reading what --out holds: %w", err)
-	}
-	uw.shard = shard.String()
-	defer uw.abort()
-	pc.KeepGoing = !f.strict
-	pc.Skip, pc.Start, pc.BatchDone, pc.UnitDone = uw.skip, uw.start, uw.batchDone, uw.unitDone
-
-	start := time.Now()
-	sum, runErr := pipeline.Run(ctx, pc, inputs, run.consume)
-	if runErr != nil {
-		uw.abort()
-		if folders != nil {
-			if err := folders.RemoveEmpty(); err != nil {
-				fmt.Fprintf(m.Stderr, "robotstat: removing the empty folders this run created: %v\n", err)
-			}
-		}
-		if sum.Files > 0 { // an input list that failed to expand read nothing
-			fmt.Fprintln(m.Stderr, "robotstat:", sum.Line())
-		}
-		kept := ""
-		if uw.committed > 0 {
-			kept = fmt.Sprintf("; the %d inputs committed before are kept, and a rerun skips them", uw.committed)
-		}
-		var re *pipeline.ReadError
-		switch {
-		case ctx.Err() != nil:
-			return fmt.Errorf("interrupted%s: %w", kept, ctx.Err())
-		case f.strict && errors.As(runErr, &re):
-			return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, runErr)}
-		case errors.Is(runErr, pipeline.ErrStopped):
-			failed := len(uw.sortedFailures())
-			return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
-				f.command(), runErr, uw.committed-failed, failed, refusedHint(pipeline.DefaultStopAfterRefused))
-		}
-		return fmt.Errorf("%s: %w%s", f.command(), runErr, kept)
-	}
-	outcomes := map[string]int64{}
-	for _, wk := range run.workers {
-		for i, o := range outcomeOrder {
-			outcomes[o.value] += wk.outcomes[i]
-		}
-	}
-	root, _ := filepath.Abs(f.out)
-	res := analyzeResult{
-		Out:          root,
-		Sample:       sample,
-		Files:        sum.Files,
-		Records:      sum.Records,
-		Captures:     sum.Captures,
-		Bytes:        sum.Bytes,
-		Seconds:      time.Since(start).Seconds(),
-		Errors:       sum.ErrorCount(),
-		Outcomes:     outcomes,
-		Tables:       map[string]int64{},
-		Shard:        shard.String(),
-		ErrorsBy:     map[string]int64{},
-		ParquetFiles: uw.files,
-		Committed:    uw.committed,
-		Skipped:      sum.Skipped,
-		Failed:       uw.sortedFailures(),
-		Replaced:     uw.replaced,
-
-		NotHosts:        sum.NotHosts,
-		NotHostExamples: sum.NotHostExamples,
-		OtherResponses:  sum.OtherResponses,
-		Empty:           sum.Empty,
-		EmptyExamples:   sum.EmptyExamples,
-
-		Duplicates: sum.Duplicates, DuplicateExamples: sum.DuplicateExamples,
-		OutputDirs: sum.OutputDirs, OutputDirExamples: sum.OutputDirExamples,
-	}
-	if f.panel != nil {
-		res.Panel = f.panel.result(uw.coverage)
-	}
-	for c, n := range sum.Errors {
-		if n > 0 {
-			res.ErrorsBy[pipeline.Class(c).String()] = n
-		}
-	}
-	for t, n := range uw.rows {
-		res.Tables[string(t)] = n
-	}
-	res.print(m.Stderr, sum.Line())
-	printErrors(m.Stderr, &sum, tables)
-	// The sites tables span every run in --out; a shard sees only its
-	// part, so after a sharded run they are built once all shards are done.
-	if f.shard != "" {
-		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
-	} else if res.Committed == 0 && sitesUpToDate(root) {
-		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
-	} else if slices.Contains(tables, schema.Captures) && !dirExists(filepath.Join(root, string(schema.Captures))) {
-		// Nothing to build from: say so rather than fail on the missing table.
-		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
-	} else if slices.Contains(tables, schema.Captures) {
-		ss, err := m.buildSites(ctx, root)
-		if err != nil {
-			return err
-		}
-		res.Sites = &ss
 	}
 	if err := prof.stop(); err != nil {
 		return err
@@ -481,75 +226,199 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if len(res.Failed) > 0 {
 		return silentExit(ExitInputsFailed)
 	}
-	if sum.HadErrors() {
+	if r.Summary.HadErrors() {
 		return silentExit(ExitInputErrors)
 	}
 	return nil
 }
 
-// consume analyses one capture on worker w. Its rows wait in the worker's
-// batch until the pipeline's batch of captures is done (unitWriter's
-// batchDone): a pipeline batch holds one unit's captures, and rows must go
-// to their unit's dataset.
-func (r *analyzeRun) consume(w int, c *record.Capture) error {
-	wk := r.workers[w]
-	wk.outcomes.add(wk.analyzer.Analyze(c, &wk.batch))
+// analyzeConfig turns analyze's flags into the run's configuration.
+func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, error) {
+	cmd := f.command()
+	cfg := runs.Config{Dir: f.out, Version: Version, Redo: f.redo, OnLock: m.lockNotes(cmd, f.out)}
+	if f.workers < 1 {
+		return cfg, usageErrorf(cmd, "--workers must be at least 1, got %d", f.workers)
+	}
+	if f.out == "" {
+		return cfg, usageErrorf(cmd, "--out must name a folder")
+	}
+	if f.minRate == 0 || f.minRate != f.minRate || math.IsInf(f.minRate, 0) {
+		return cfg, usageErrorf(cmd, "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
+	}
+	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
+		return cfg, usageErrorf(cmd, "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
+	}
+	tables, err := schema.ParseTables(f.tables)
+	if err != nil {
+		return cfg, usageErrorf(cmd, "--tables: %v", err)
+	}
+	responses, err := pipeline.ParseResponses(f.responses)
+	if err != nil {
+		return cfg, usageErrorf(cmd, "--responses: %v", err)
+	}
+	var shard pipeline.Shard
+	if f.shard != "" {
+		if shard, err = pipeline.ParseShard(f.shard, m.getenv); err != nil {
+			return cfg, usageErrorf(cmd, "--shard: %v", err)
+		}
+	}
+	fields, err := pipeline.ParseFields(f.fields)
+	if err != nil {
+		return cfg, usageErrorf(cmd, "--fields: %v", err)
+	}
+	if f.botsReplace && f.bots == "" {
+		return cfg, usageErrorf(cmd, "--bots-replace needs --bots FILE")
+	}
+	cfg.Stats = stats.DefaultOptions()
+	cfg.Stats.Tables = tables
+	cfg.Stats.ParseLimit = f.parseLimit
+	cfg.Stats.TooManyRequestsUnreachable = f.google429
+	if f.bots != "" {
+		if cfg.Stats.Catalog, err = m.loadCatalog(f.bots, f.botsReplace); err != nil {
+			return cfg, fmt.Errorf("--bots: %w", err)
+		}
+	}
+	if f.sites != "" {
+		if cfg.Stats.Ranks, err = loadWith(m, f.sites, stats.ReadRanks); err != nil {
+			return cfg, fmt.Errorf("--sites: %w", err)
+		}
+	}
+	// Zero fields take the pipeline's defaults (BodyLimit follows the
+	// parse limit: runs.Config.Pipeline).
+	cfg.Pipeline = pipeline.Config{
+		Workers: f.workers, Shard: shard, Crawl: f.crawl, Responses: responses, Strict: f.strict,
+		Fields: fields, ManifestBase: f.manifestBase, Stdin: m.Stdin, MaxDiagnostics: f.errors,
+		ConnectTimeout: f.connectTimeout, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout,
+		ZstdWindow: int64(f.zstdWindowMiB) << 20, MinRate: f.minRate,
+		// A download that waits says so: the defaults spend 31 s on a
+		// refused connection before they give up.
+		OnRetry: (&retryPrinter{w: m.Stderr}).notice,
+	}
+	if f.errors <= 0 {
+		cfg.Pipeline.MaxDiagnostics = -1 // none kept (0 would be the pipeline's default)
+	}
+	if f.crawls != nil {
+		if err := f.crawls.apply(cmd, &cfg.Pipeline, inputs, f.crawl, m.Getenv); err != nil {
+			return cfg, err
+		}
+	}
+	if f.panel != nil {
+		cfg.Pipeline.Panel = &pipeline.Panel{Hosts: f.panel.hosts}
+	}
+	if !f.quiet && m.StderrIsTerminal {
+		cfg.Pipeline.Progress = m.Stderr
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageErrorf(cmd, "%v", err)
+	}
+	return cfg, nil
+}
+
+// unpackSample writes the embedded sample into dir and returns it as the
+// one input, with the name function that names it by its content (so that
+// its capture ids and run id are the same on every run).
+func unpackSample(dir string) ([]string, func(string) string, error) {
+	p := filepath.Join(dir, sampleName)
+	if err := os.WriteFile(p, sampleWARC, 0o644); err != nil {
+		return nil, nil, err
+	}
+	return []string{p}, func(n string) string {
+		if n == p {
+			return "robotstat:sample:" + strconv.Itoa(len(sampleWARC))
+		}
+		return runs.CanonicalInput(n)
+	}, nil
+}
+
+// analyzeFailed is the error of a run that failed, r what it did (nil
+// when it did not start): what was kept, and why it stopped.
+func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result, err error) error {
+	if r == nil {
+		return fmt.Errorf("%s: %w", f.command(), err)
+	}
+	if r.Summary.Files > 0 { // an input list that failed to expand read nothing
+		fmt.Fprintln(m.Stderr, "robotstat:", r.Summary.Line())
+	}
+	kept := ""
+	if r.Committed > 0 {
+		kept = fmt.Sprintf("; the %d inputs committed before are kept, and a rerun skips them", r.Committed)
+	}
+	var re *pipeline.ReadError
+	var ce *runs.CompactedError
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted%s: %w", kept, ctx.Err())
+	case f.strict && errors.As(err, &re):
+		return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, err)}
+	case errors.Is(err, pipeline.ErrStopped):
+		return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
+			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), refusedHint(pipeline.DefaultStopAfterRefused))
+	case errors.As(err, &ce):
+		err = compactedError(ce)
+	}
+	return fmt.Errorf("%s: %w%s", f.command(), err, kept)
+}
+
+// compactedError is why analyze will not read again inputs whose rows
+// robotstat compact merged into files shared with other inputs.
+func compactedError(e *runs.CompactedError) error {
+	shown := e.Inputs[:min(len(e.Inputs), 5)]
+	more := ""
+	if len(e.Inputs) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(e.Inputs)-len(shown))
+	}
+	why := "with --redo"
+	if !e.Redo {
+		why = "with other options (" + e.Diff + ")"
+	}
+	n := len(e.Inputs)
+	return usageErrorf("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
+		n, plural(n, "input", "inputs"), e.Dir, why, plural(n, "its", "their"), strings.Join(shown, ", "), more)
+}
+
+// sitesAfterAnalyze builds the sites tables after a run, unless there is
+// nothing to build or the run was a shard: they span every run in --out,
+// and a shard sees only its part, so after a sharded run they are built
+// once all shards are done.
+func (m *Main) sitesAfterAnalyze(ctx context.Context, f analyzeFlags, res *analyzeResult, tables []schema.TableName) error {
+	root := res.Dir
+	switch {
+	case res.Shard != "":
+		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
+	case res.Committed == 0 && runs.SitesUpToDate(root):
+		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
+	case !slices.Contains(tables, schema.Captures):
+	case !dirExists(filepath.Join(root, string(schema.Captures))):
+		// Nothing to build from: say so rather than fail on the missing table.
+		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
+	default:
+		ss, err := m.buildSites(ctx, root)
+		if err != nil {
+			return err
+		}
+		res.Sites = &ss
+	}
 	return nil
 }
 
-// analyzeResult is the run summary (--json prints it).
+// analyzeResult is the run summary (--json prints it): the run's, and
+// what the command adds to it.
 type analyzeResult struct {
-	Out          string           `json:"out"`
-	Sample       bool             `json:"sample"`
-	Shard        string           `json:"shard,omitempty"`
-	Files        int              `json:"files"`
-	Records      int64            `json:"records"`
-	Captures     int64            `json:"captures"`
-	Bytes        int64            `json:"bytes"`
-	Seconds      float64          `json:"seconds"`
-	Errors       int64            `json:"errors"`
-	ErrorsBy     map[string]int64 `json:"errors_by_class"`
-	Outcomes     map[string]int64 `json:"outcomes"`
-	Tables       map[string]int64 `json:"rows"`
-	ParquetFiles int              `json:"parquet_files"`
-	// Committed counts the inputs (units) this run committed, Skipped
-	// those --out already held (resume), Failed those that could not be
-	// read to their end (their rows before the failure are kept),
-	// Replaced the inputs read again because --out held them with other
-	// options, by the option that differed.
-	Committed int            `json:"inputs_committed"`
-	Skipped   int            `json:"inputs_skipped"`
-	Failed    []unitFailure  `json:"inputs_failed,omitempty"`
-	Replaced  map[string]int `json:"inputs_replaced,omitempty"`
+	runs.Result
+	Sample bool `json:"sample"`
 	// Sites is what the sites step built (nil for a sharded run).
 	Sites *reduce.Summary `json:"sites,omitempty"`
-	// NotHosts counts files of folders and tar archives not read because
-	// their names are not host names (NotHostExamples: the first few);
-	// OtherResponses the WARC responses not counted under --responses.
-	NotHosts        int64    `json:"files_not_hosts,omitempty"`
-	NotHostExamples []string `json:"files_not_hosts_examples,omitempty"`
-	OtherResponses  int64    `json:"responses_not_counted,omitempty"`
-	// Empty counts the inputs that held no record or row at all.
-	Empty         int64    `json:"inputs_empty,omitempty"`
-	EmptyExamples []string `json:"inputs_empty_examples,omitempty"`
-	// Duplicates counts the inputs named twice (one file by two names
-	// among them), read once; OutputDirs the robotstat output folders
-	// inside input folders, not read.
-	Duplicates        int      `json:"inputs_duplicate,omitempty"`
-	DuplicateExamples []string `json:"inputs_duplicate_examples,omitempty"`
-	OutputDirs        int64    `json:"output_folders_skipped,omitempty"`
-	OutputDirExamples []string `json:"output_folders_skipped_examples,omitempty"`
 	// Panel is what robotstat panel found of its hosts in each crawl.
 	Panel *panelResult `json:"panel,omitempty"`
 }
 
 // print writes where the output went and the three-line summary.
-func (r *analyzeResult) print(w io.Writer, line string) {
+func (r *analyzeResult) print(w io.Writer) {
 	what := "inputs"
 	if r.Sample {
 		what = "the embedded sample"
 	}
-	fmt.Fprintf(w, "robotstat: read %s: %s\n", what, line)
+	fmt.Fprintf(w, "robotstat: read %s: %s\n", what, r.Summary.Line())
 	var parts []string
 	for _, o := range outcomeOrder {
 		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
@@ -592,7 +461,7 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 	}
 	var rows []string
 	for _, t := range schema.AllTables() {
-		if n, ok := r.Tables[string(t)]; ok {
+		if n, ok := r.Rows[string(t)]; ok {
 			rows = append(rows, string(t)+" "+strconv.FormatInt(n, 10))
 		}
 	}
@@ -603,13 +472,13 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 	if len(r.Failed) > 0 { // committed too: their records say they failed
 		failed = fmt.Sprintf(", %d of them failed", len(r.Failed))
 	}
-	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s); next: robotstat report %s\n", r.Out, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), r.Out)
+	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s); next: robotstat report %s\n", r.Dir, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), r.Dir)
 	if r.Skipped > 0 {
-		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Out)
+		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Dir)
 	}
 	for _, why := range slices.Sorted(maps.Keys(r.Replaced)) {
 		n := r.Replaced[why]
-		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Out, why)
+		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Dir, why)
 	}
 	refused := 0
 	for i, f := range r.Failed {
@@ -617,7 +486,7 @@ func (r *analyzeResult) print(w io.Writer, line string) {
 			refused++
 		}
 		if i == maxFailuresShown {
-			fmt.Fprintf(w, "robotstat: ... and %d more failed inputs (robotstat status %s lists them all)\n", len(r.Failed)-i, r.Out)
+			fmt.Fprintf(w, "robotstat: ... and %d more failed inputs (robotstat status %s lists them all)\n", len(r.Failed)-i, r.Dir)
 		}
 		if i >= maxFailuresShown {
 			continue
@@ -641,20 +510,6 @@ var outcomeOrder = [...]struct{ value, label string }{
 	{schema.OutcomeRedirect, "redirected (3xx)"},
 }
 
-// outcomeCounts counts captures by outcome, indexed like outcomeOrder: a
-// worker adds one per capture, so it is an array, not a map.
-type outcomeCounts [len(outcomeOrder)]int64
-
-func (c *outcomeCounts) add(o parse.Outcome) {
-	v := o.String()
-	for i := range outcomeOrder {
-		if outcomeOrder[i].value == v {
-			c[i]++
-			return
-		}
-	}
-}
-
 // memoryLimit returns the soft heap limit analyze sets (0: none). The live
 // heap of a run is flat (bounded buffers, files that roll over), but without
 // a limit the garbage collector lets the heap grow to twice the live size on
@@ -675,35 +530,6 @@ func memoryLimit(flagMiB, workers int, getenv func(string) string) int64 {
 	return int64(224+32*workers) << 20
 }
 
-// parseFields reads --fields url=U,host=H,status=S,body=B,time=T.
-func parseFields(s string) (pipeline.Fields, error) {
-	var f pipeline.Fields
-	if s == "" {
-		return f, nil
-	}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || v == "" {
-			return f, fmt.Errorf("%q is not name=column", kv)
-		}
-		switch k {
-		case "url":
-			f.URL = v
-		case "status":
-			f.Status = v
-		case "body":
-			f.Body = v
-		case "time":
-			f.Time = v
-		case "host":
-			f.Host = v
-		default:
-			return f, fmt.Errorf("unknown field %q (want url, host, status, body or time)", k)
-		}
-	}
-	return f, nil
-}
-
 // loadWith opens name and hands it to read.
 func loadWith[T any](m *Main, name string, read func(io.Reader) (T, error)) (T, error) {
 	var zero T
@@ -717,6 +543,12 @@ func loadWith[T any](m *Main, name string, read func(io.Reader) (T, error)) (T, 
 		return zero, fmt.Errorf("%s: %w", name, err)
 	}
 	return v, nil
+}
+
+// dirExists reports whether dir is a folder.
+func dirExists(dir string) bool {
+	st, err := os.Stat(dir)
+	return err == nil && st.IsDir()
 }
 
 // tableList joins table names with commas.

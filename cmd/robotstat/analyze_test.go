@@ -73,7 +73,7 @@ func TestAnalyzeSample(t *testing.T) {
 		t.Fatalf("--json output: %v\n%s", err, stdout)
 	}
 	// 38 real Heritrix responses and 19 made-up ones (scripts/mksample).
-	if !res.Sample || res.Captures != 57 || res.Errors != 0 || res.Tables["captures"] != 57 {
+	if !res.Sample || res.Captures != 57 || res.Errors != 0 || res.Rows["captures"] != 57 {
 		t.Errorf("summary = %+v", res)
 	}
 	if res.Outcomes["parsed"] != 47 || res.Outcomes["unavailable"] != 8 || res.Outcomes["unreachable"] != 1 || res.Outcomes["redirect"] != 1 {

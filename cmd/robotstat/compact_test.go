@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -202,8 +203,8 @@ func TestCompactConflictStatus(t *testing.T) {
 	if _, stderr, code := run(t, "", "compact", out); code != 0 {
 		t.Fatalf("compact: exit %d\n%s", code, stderr)
 	}
-	id := unitID(canonicalInput(files[0]))
-	ds, err := schema.Create(schema.Options{Dir: out, RunID: id, Input: canonicalInput(files[0]), Version: Version})
+	id := runs.UnitID(runs.CanonicalInput(files[0]))
+	ds, err := schema.Create(schema.Options{Dir: out, RunID: id, Input: runs.CanonicalInput(files[0]), Version: Version})
 	if err != nil {
 		t.Fatal(err)
 	}

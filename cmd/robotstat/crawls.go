@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/pipeline/awss3"
 )
 
 // crawlFlags say which files of a crawl are read and how politely they are
@@ -21,7 +22,7 @@ type crawlFlags struct {
 	sample             int
 	downloads, retries int
 	rate               float64
-	s3                 s3Flags
+	s3                 awss3.Config
 }
 
 func (f *crawlFlags) register(fs *flag.FlagSet) {
@@ -30,9 +31,9 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.segments, "segments", "", "read only the files of crawls and manifests in these segments: `LIST` of segment ids, e.g. 1722640353668.0,1722640353668.1")
 	fs.IntVar(&f.downloads, "downloads", pipeline.DefaultDownloads, "http(s) inputs: download at most `N` at once")
 	fs.Float64Var(&f.rate, "rate", pipeline.DefaultRate, "http(s) inputs: at most `R` requests per second over all downloads, retries included (-1: no limit)")
-	fs.StringVar(&f.s3.endpoint, "s3-endpoint", "", "s3:// inputs: an S3-compatible server at `URL` instead of AWS (path-style requests)")
-	fs.StringVar(&f.s3.region, "s3-region", "", "s3:// inputs: the bucket's `REGION` (default $AWS_REGION, else us-east-1, Common Crawl's)")
-	fs.StringVar(&f.s3.credentials, "s3-credentials", s3CredAuto, "s3:// inputs: `WHICH` credentials: auto (the environment's or ~/.aws/credentials when there are some, else anonymous), anonymous, or default (the AWS SDK's chain: instance roles, SSO too)")
+	fs.StringVar(&f.s3.Endpoint, "s3-endpoint", "", "s3:// inputs: an S3-compatible server at `URL` instead of AWS (path-style requests)")
+	fs.StringVar(&f.s3.Region, "s3-region", "", "s3:// inputs: the bucket's `REGION` (default $AWS_REGION, else us-east-1, Common Crawl's)")
+	fs.StringVar(&f.s3.Credentials, "s3-credentials", awss3.CredentialsAuto, "s3:// inputs: `WHICH` credentials: auto (the environment's or ~/.aws/credentials when there are some, else anonymous), anonymous, or default (the AWS SDK's chain: instance roles, SSO too)")
 	fs.IntVar(&f.retries, "retries", pipeline.DefaultRetries, "http(s) inputs: `N` tries in all of a request refused (403, 429, 5xx) or cut, 1 s apart and doubling (a minute at most)")
 }
 
@@ -68,15 +69,12 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 			}
 		}
 	}
-	switch f.s3.credentials {
-	case s3CredAuto, s3CredAnonymous, s3CredDefault:
-	default:
-		return usageErrorf(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.credentials)
+	if err := f.s3.Validate(); err != nil {
+		return usageErrorf(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.Credentials)
 	}
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	pc.S3 = &lazyS3{flags: f.s3, getenv: getenv}
+	s3 := f.s3
+	s3.Getenv = getenv
+	pc.S3 = awss3.New(s3)
 	pc.Downloads = f.downloads
 	pc.Rate = f.rate
 	pc.Retry.MaxTries = f.retries

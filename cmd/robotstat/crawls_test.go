@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/robotstat/robotstat/runs"
 )
 
 // ccMirror lays files out under dir as Common Crawl lays out a crawl's
@@ -199,13 +201,13 @@ func TestAnalyzeCrawlSample(t *testing.T) {
 	files := genCorpus(t, 600, 100)
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 3, files)
-	status := func(out string, flags ...string) statusReport {
+	status := func(out string, flags ...string) runs.Status {
 		t.Helper()
 		stdout, stderr, code := run(t, "", append(append([]string{"status", "--json", "--cc-base", dir}, flags...), out, "CC-MAIN-2024-33")...)
 		if code != 0 {
 			t.Fatalf("status: exit %d\n%s", code, stderr)
 		}
-		var rep statusReport
+		var rep runs.Status
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 			t.Fatal(err)
 		}

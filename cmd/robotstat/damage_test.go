@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotstat/robotstat/runs"
 )
 
 // TestDamagedOutput: a committed file emptied after its commit is named by
@@ -31,8 +33,8 @@ func TestDamagedOutput(t *testing.T) {
 		t.Errorf("status: exit %d:\n%s", code, stdout)
 	}
 	stdout, _, _ = run(t, "", "status", "--json", out)
-	var rep statusReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Damaged) != 1 || rep.Counts[stateDamaged] != 1 {
+	var rep runs.Status
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Damaged) != 1 || rep.Counts[runs.StateDamaged] != 1 {
 		t.Errorf("status --json: %v %+v", err, rep)
 	}
 	for _, cmd := range []string{"report", "sites"} {

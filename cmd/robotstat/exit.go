@@ -14,8 +14,12 @@ const (
 	ExitOK = 0
 	// ExitDisallowed: check only: at least one URL is disallowed.
 	ExitDisallowed = 1
-	// ExitUsage: a usage error, or an environment failure (unreadable input,
-	// unwritable output, a Parquet write error, disk full).
+	// ExitUsage: a usage error, or an environment failure: an input that is
+	// not there or is not an input, found before anything is read (a path
+	// that does not exist, a file that is no WARC, dump, tar, manifest or
+	// folder, a crawl list that cannot be fetched), unwritable output, a
+	// Parquet write error, disk full. An input listed that fails while it
+	// is read is ExitInputsFailed.
 	ExitUsage = 2
 	// ExitInputErrors: analyze finished and wrote its output, but some
 	// inputs had content errors (broken records, truncated gzip members);
@@ -42,10 +46,10 @@ var exitCodes = []struct {
 }{
 	{ExitOK, "success (check: every URL allowed)"},
 	{ExitDisallowed, "check: at least one URL disallowed"},
-	{ExitUsage, "usage error, or an environment failure (unreadable input, output not\n       writable, disk full, Parquet write error, another robotstat writing into\n       the output folder; analyze: 8 downloads in a row refused on every try,\n       what was committed kept)"},
+	{ExitUsage, "usage error, or an environment failure (an input that is not there or is\n       not an input, found before anything is read; output not writable, disk\n       full, Parquet write error, another robotstat writing into the output\n       folder; analyze: 8 downloads in a row refused on every try, what was\n       committed kept)"},
 	{ExitInputErrors, "analyze, panel: output written, but some inputs had errors (see the summary)"},
 	{ExitStrict, "analyze --strict, panel --strict: stopped at the first input error; that input not written\n       (inputs committed before it are kept)"},
-	{ExitInputsFailed, "analyze, panel: output written, but some inputs could not be read to their end\n       (see the summary or robotstat status; a rerun retries them)"},
+	{ExitInputsFailed, "analyze, panel: output written, but some inputs listed could not be read to\n       their end (a download failed after its retries, a file could not be\n       opened; see the summary or robotstat status; a rerun retries them)"},
 	{ExitInterrupted, "interrupted; no partial output file is left"},
 }
 

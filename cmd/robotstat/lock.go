@@ -8,28 +8,37 @@ import (
 )
 
 // lockOut takes dir's writer lock for command cmd (schema.Lock: exclusive
-// for sites, compact and an unsharded analyze, shared for the tasks of a
-// sharded analyze), says on stderr what its recovery removed of killed
-// runs and when the file system cannot lock, and returns the unlock.
-// Another robotstat writing into dir is an error naming it (exit 2).
+// for sites and compact; analyze's is runs.Analyze's own), says on stderr
+// what its recovery removed of killed runs and when the file system
+// cannot lock, and returns the unlock. Another robotstat writing into dir
+// is an error naming it (exit 2).
 func (m *Main) lockOut(cmd, dir string, exclusive bool) (unlock func(), err error) {
 	l, err := schema.Lock(dir, exclusive)
 	if err != nil { // schema.ErrLocked among them
 		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	if l.Unsupported != nil {
-		fmt.Fprintf(m.Stderr, "robotstat: %s: %s is not locked (%v): make sure no other robotstat writes into it meanwhile\n", cmd, dir, l.Unsupported)
-	}
-	if l.Recovered > 0 {
-		ex := strings.Join(l.RecoveredExamples, ", ")
-		if l.Recovered > len(l.RecoveredExamples) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(m.Stderr, "robotstat: %s: removed %d %s a killed robotstat left in %s (%s)\n", cmd, l.Recovered, plural(l.Recovered, "file", "files"), dir, ex)
-	}
+	m.lockNotes(cmd, dir)(l)
 	return func() {
 		if err := l.Unlock(); err != nil {
 			fmt.Fprintf(m.Stderr, "robotstat: %s: %v\n", cmd, err)
 		}
 	}, nil
+}
+
+// lockNotes returns what says on stderr, once cmd holds dir's lock, what
+// the lock's recovery removed of killed runs and when the file system
+// cannot lock.
+func (m *Main) lockNotes(cmd, dir string) func(*schema.DirLock) {
+	return func(l *schema.DirLock) {
+		if l.Unsupported != nil {
+			fmt.Fprintf(m.Stderr, "robotstat: %s: %s is not locked (%v): make sure no other robotstat writes into it meanwhile\n", cmd, dir, l.Unsupported)
+		}
+		if l.Recovered > 0 {
+			ex := strings.Join(l.RecoveredExamples, ", ")
+			if l.Recovered > len(l.RecoveredExamples) {
+				ex += ", ..."
+			}
+			fmt.Fprintf(m.Stderr, "robotstat: %s: removed %d %s a killed robotstat left in %s (%s)\n", cmd, l.Recovered, plural(l.Recovered, "file", "files"), dir, ex)
+		}
+	}
 }

@@ -138,3 +138,19 @@ func (m *Main) report(err error) {
 		fmt.Fprintf(m.Stderr, "Try: %s\n", u.try())
 	}
 }
+
+// getenv is Getenv, "" for every variable when it is nil.
+func (m *Main) getenv(key string) string {
+	if m.Getenv == nil {
+		return ""
+	}
+	return m.Getenv(key)
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

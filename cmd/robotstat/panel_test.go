@@ -20,6 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/ccindex/ccindextest"
 	"github.com/robotstat/robotstat/reduce/reducetest"
+	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -212,7 +213,7 @@ func TestPanelCommand(t *testing.T) {
 	}
 
 	status, _, code := run(t, "", "status", "--json", out)
-	var st statusReport
+	var st runs.Status
 	if err := json.Unmarshal([]byte(status), &st); err != nil || code != 0 {
 		t.Fatalf("status: %v\n%s", err, status)
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -104,7 +105,7 @@ func TestAnalyzeResume(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("other option: exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "4 inputs in "+out+" had been analysed with other options (robotstat.parse_limit \"512000\", now \"600000\")") {
+	if !strings.Contains(stderr, "4 inputs in "+out+" had been analysed with other options (parse_limit \"512000\", now \"600000\")") {
 		t.Errorf("no word of the replaced inputs:\n%s", stderr)
 	}
 	if got := sortedCaptures(t, out); len(got) != len(caps) {
@@ -182,7 +183,7 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status: exit %d\n%s", code, stderr)
 	}
-	var rep statusReport
+	var rep runs.Status
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("status --json: %v\n%s", err, stdout)
 	}
