@@ -226,9 +226,9 @@ func TestBadInputs(t *testing.T) {
 				}
 			}},
 		{"warc_truncated_header_field", "x.warc", robotsResp("a.example", robotsBody[:10], "Content-Length: 500"),
-			want{1, 1, nil, nil}, bodyIs(robotsBody[:10], true)},
+			want{1, 1, nil, nil}, bodyLenIs(robotsBody[:10], 500)}, // BodyLen: the true size, its Content-Length
 		{"short_body_is_truncation", "x.warc", robotsResp("a.example", "", "Content-Length: 120"),
-			want{1, 1, nil, nil}, bodyIs("", true)},
+			want{1, 1, nil, nil}, bodyLenIs("", 120)},
 		{"not_modified_content_length_is_not_truncation", "x.warc", warcRecord("response", "https://a.example/robots.txt", httpResp("HTTP/1.1 304 Not Modified", nil, "Content-Length: 120")),
 			want{1, 1, nil, nil}, bodyIs("", false)},
 		{"not_robots_path_skipped", "x.warc", cat(warcRecord("response", "https://a.example/", httpResp("HTTP/1.1 200 OK", body)), warcRecord("request", "https://a.example/robots.txt", []byte("GET /robots.txt HTTP/1.1\r\n\r\n")), good("b.example")),
@@ -308,6 +308,16 @@ func urlsAre(hosts ...string) func(t *testing.T, caps []got) {
 		}
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("captures %v, want %v", got, want)
+		}
+	}
+}
+
+// bodyLenIs: a truncated body whose true size is n.
+func bodyLenIs(body string, n int64) func(t *testing.T, caps []got) {
+	return func(t *testing.T, caps []got) {
+		t.Helper()
+		if c := caps[0]; c.Body != body || c.BodyLen != n || !c.BodyTruncated {
+			t.Errorf("body %q len %d truncated %v, want %q %d true", c.Body, c.BodyLen, c.BodyTruncated, body, n)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -172,6 +173,15 @@ type Config struct {
 	// Fields names the columns of JSON Lines and CSV dumps.
 	Fields Fields
 
+	// ZstdWindow is the largest zstd window (RFC 8878 section 3.1.1.1.2)
+	// a decoder accepts. A frame's window is the history its decoder
+	// holds: each input being read holds up to one, so Workers ×
+	// ZstdWindow bounds it at worst. Default DefaultZstdWindow (2 GiB,
+	// what zstd --long=31 writes, the largest zstd's own tool writes). A
+	// frame over it is a broken frame whose message names its window and
+	// this limit.
+	ZstdWindow int64
+
 	// ManifestBase prefixes relative lines of a manifest, e.g.
 	// "https://data.commoncrawl.org/" for Common Crawl's robotstxt.paths.gz.
 	// Without it relative lines resolve against the manifest's own folder
@@ -253,6 +263,14 @@ type Config struct {
 	HeaderTimeout  time.Duration
 	IdleTimeout    time.Duration
 
+	// MinRate, in bytes per second, is the least a body must average
+	// over every IdleTimeout-long stretch: a server that trickles (a byte
+	// every 10 s never trips IdleTimeout) fails the try as a stalled one
+	// does, and the body is resumed. curl's --speed-limit and
+	// --speed-time, with IdleTimeout as the time. Default DefaultMinRate
+	// (1 KiB/s, 60 KiB a minute); negative for none.
+	MinRate float64
+
 	// Stdin is read for the input "-" (a WARC, compressed or not). Nil
 	// makes "-" an error.
 	Stdin io.Reader
@@ -315,8 +333,18 @@ const (
 	// page asks for retries no more often than once a second). It also
 	// caps a run at 4 files a second, ~10 MB/s of Common Crawl's few-MB
 	// robotstxt WARCs: a fast link raises Rate with Downloads.
-	DefaultRate      = 4.0
-	recordLimitSlack = 64 << 10
+	DefaultRate    = 4.0
+	DefaultMinRate = 1024
+	// minRate is the least Rate (requests per second) taken: one a day.
+	// Below it 1/Rate does not fit a time.Duration (1e-300 overflowed
+	// into no limit at all).
+	minRate = 1.0 / 86400
+	// DefaultZstdWindow: 2 GiB, zstd --long=31's window (ZSTD_WINDOWLOG
+	// _MAX_64). zstd's own decoder stops at 128 MiB unless told
+	// --long=31 or --memory; robotstat reads what --long writes.
+	DefaultZstdWindow = 1 << 31
+	minZstdWindow     = 1 << 10 // the format's smallest window
+	recordLimitSlack  = 64 << 10
 )
 
 // DefaultConfig returns the configuration Run uses for zero fields.
@@ -388,6 +416,12 @@ func (c *Config) fill() {
 	if c.MaxDiagnostics == 0 {
 		c.MaxDiagnostics = DefaultMaxDiagnostics
 	}
+	if c.ZstdWindow == 0 {
+		c.ZstdWindow = DefaultZstdWindow
+	}
+	if c.MinRate == 0 {
+		c.MinRate = DefaultMinRate
+	}
 }
 
 // Validate reports every invalid field (after defaults are applied), joined.
@@ -414,6 +448,18 @@ func (c Config) Validate() error {
 	}
 	if c.Retry.MaxTries < 1 || c.Retry.BaseDelay < 0 || c.Retry.MaxDelay < c.Retry.BaseDelay {
 		bad("retry policy %+v: want MaxTries >= 1 and 0 <= BaseDelay <= MaxDelay", c.Retry)
+	}
+	if c.Rate != c.Rate || math.IsInf(c.Rate, 0) || (c.Rate > 0 && c.Rate < minRate) {
+		bad("rate %v: want at least %.6f requests a second (one a day), or negative for no limit", c.Rate, minRate)
+	}
+	if c.MinRate != c.MinRate || math.IsInf(c.MinRate, 0) {
+		bad("min rate %v: want bytes a second, or negative for none", c.MinRate)
+	}
+	if why := crawlNameProblem(c.Crawl); why != "" {
+		bad("crawl %q %s", c.Crawl, why)
+	}
+	if c.ZstdWindow < minZstdWindow {
+		bad("zstd window %d: want at least %d (1 KiB)", c.ZstdWindow, minZstdWindow)
 	}
 	if c.Downloads < 1 || c.Downloads > 1024 {
 		bad("downloads %d: want 1..1024", c.Downloads)

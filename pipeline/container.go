@@ -93,7 +93,8 @@ type stream struct {
 	heldAt int // held[heldAt:] is still to deliver
 	direct bool
 
-	zst zstdState
+	zst        zstdState
+	zstdWindow int64 // Config.ZstdWindow; 0 is DefaultZstdWindow
 
 	report func(off int64, err error, ex []byte) // reports a container error; set by the owner
 	ctx    context.Context                       // checked on every read, so that a huge record stops on cancel

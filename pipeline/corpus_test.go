@@ -178,8 +178,9 @@ func TestCorpusBroken(t *testing.T) {
 		}},
 		{"warcio-wrong-chunks.warc.gz", want{records: 2, captures: 1}, func(t *testing.T, caps []got) {
 			// The WARC Content-Length (1613) stops one byte short of the
-			// HTTP Content-Length (1271): the archive holds less than was sent.
-			if c := caps[0]; !strings.HasPrefix(c.Body, "<!doctype html>") || c.BodyLen != 1270 || !c.BodyTruncated {
+			// HTTP Content-Length (1271): the archive holds less than was
+			// sent, and BodyLen is what was sent.
+			if c := caps[0]; !strings.HasPrefix(c.Body, "<!doctype html>") || len(c.Body) != 1270 || c.BodyLen != 1271 || !c.BodyTruncated {
 				t.Errorf("body %.30q len %d truncated %v", c.Body, c.BodyLen, c.BodyTruncated)
 			}
 		}},

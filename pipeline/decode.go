@@ -4,10 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/robotstat/robotstat/internal/ascii"
+	"github.com/robotstat/robotstat/internal/textesc"
 	"github.com/robotstat/robotstat/warc"
 )
 
@@ -21,6 +27,7 @@ type decoder struct {
 	buf []byte
 	tbr *bufio.Reader // tar's reader over s, for resynchronising
 	ts  tarSource
+	tl  tarLinks // bodies a later hard link entry may name
 	cr  csvReader
 	cur *job // the batch being filled
 	// stop is the first data error Config.Strict turns into a run failure
@@ -55,6 +62,7 @@ func (d *decoder) open(ctx context.Context, rc io.Reader) error {
 	d.stop = nil
 	d.s.ctx = ctx
 	d.s.report = func(off int64, err error, ex []byte) { d.dataErr(off, -1, ClassContainer, err, ex) }
+	d.s.zstdWindow = d.r.cfg.ZstdWindow
 	if err := d.s.reset(rc, &d.r.bytesRead); err != nil {
 		return d.src.dataErr(0, -1, ClassContainer, err, nil)
 	}
@@ -197,6 +205,15 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 			}
 			if v := warc.FieldValue(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
 				crawl = string(v)
+				if why := crawlNameProblem(crawl); why != "" {
+					// A crawl name is a partition folder and a column:
+					// its bad bytes are written as %XX (textesc.Data),
+					// and the record says so.
+					crawl = escapeCrawl(crawl)
+					if e := d.src.dataErr(wr.Offset(), wr.Index(), ClassRecord, fmt.Errorf("warcinfo isPartOf %s: the crawl is named %q", why, crawl), v[:min(len(v), maxExcerpt)]); e != nil {
+						return e
+					}
+				}
 			}
 		}
 	}
@@ -204,6 +221,36 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 		return d.stop
 	}
 	return wr.Err()
+}
+
+// crawlNameProblem says why name cannot be a crawl name as it is, or "":
+// it must be UTF-8 (a Parquet string, a partition folder DuckDB decodes)
+// without control characters (a folder name, a line of a message).
+func crawlNameProblem(name string) string {
+	if !utf8.ValidString(name) {
+		return "is not UTF-8"
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return "holds control characters"
+	}
+	return ""
+}
+
+// escapeCrawl writes the bytes of name that are not UTF-8, and its
+// control characters, as %XX.
+func escapeCrawl(name string) string {
+	name = textesc.Data(name)
+	var b strings.Builder
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			for _, c := range []byte(string(r)) {
+				b.WriteString("%" + strings.ToUpper(strconv.FormatUint(uint64(c)|0x100, 16)[1:]))
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // readWARC reads the response or resource record whose header h the WARC

@@ -68,7 +68,9 @@ func (d *decoder) jsonl(ctx context.Context, rc io.Reader) error {
 			return err
 		}
 		if err == errLineTooLong {
-			if e := d.src.dataErr(start, idx, ClassRow, ErrRow, line); e != nil {
+			d.r.records.Add(1)
+			d.src.records.Add(1)
+			if e := d.src.dataErr(start, idx, ClassRow, errJSONLTooLong, line); e != nil {
 				return e
 			}
 		}
@@ -81,7 +83,7 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 		return d.src.dataErr(off, idx, ClassRow, fmt.Errorf("%w: %s", ErrRow, why), line)
 	}
 	if err := json.Unmarshal(line, &m); err != nil {
-		return bad("not a JSON object")
+		return bad(jsonWhy(err))
 	}
 	var url, body, host string
 	if raw, ok := m[f.URL]; ok && string(raw) != "null" {
@@ -123,6 +125,22 @@ func (d *decoder) jsonRow(ctx context.Context, m map[string]json.RawMessage, f F
 		}
 	}
 	return d.direct(ctx, off, idx, url, status, t, []byte(body), int64(len(body)), false)
+}
+
+// jsonWhy says why a line is not a JSON object: another JSON value, JSON
+// nested deeper than encoding/json reads, or where the syntax breaks.
+func jsonWhy(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		return "a JSON " + te.Value + ", not an object"
+	case errors.As(err, &se) && strings.Contains(se.Error(), "max depth"):
+		return "JSON nested deeper than 10000 levels (encoding/json's limit)"
+	case errors.As(err, &se):
+		return "malformed JSON at byte " + strconv.FormatInt(se.Offset, 10) + ": " + se.Error()
+	}
+	return "malformed JSON: " + err.Error()
 }
 
 // rowURL returns the URL of a dump row from its url field, else its host
@@ -172,6 +190,9 @@ func (d *decoder) rowTime(v []byte, f Fields, off, idx int64, row []byte) (time.
 
 var errLineTooLong = errors.New("line too long")
 
+// errJSONLTooLong is the row error of a JSON line over maxRow.
+var errJSONLTooLong = fmt.Errorf("%w: a JSON line longer than 16 MiB (cut, or never ended?): reading resumes at the next line", ErrRow)
+
 // readLine reads one LF-terminated line into *buf (reused), advancing *pos.
 func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 	b := (*buf)[:0]
@@ -186,7 +207,11 @@ func readLine(br *bufio.Reader, buf *[]byte, pos *int64) ([]byte, error) {
 				*pos += int64(len(part))
 			}
 			*buf = b
-			if err == nil {
+			if err == nil || err == io.EOF || err == errBreak {
+				// Too long, whether the line ended, the stream ended
+				// inside it (a cut last row) or broke: a counted row
+				// either way. The end or break shows again on the
+				// next read.
 				err = errLineTooLong
 			}
 			return b[:0], err
@@ -284,20 +309,36 @@ func (d *decoder) csv(ctx context.Context, rc io.Reader) error {
 // and the error that ended it early (nil at a clean end).
 func (d *decoder) readBody(r io.Reader) ([]byte, int64, error) {
 	limit := d.r.cfg.BodyLimit
-	if cap(d.buf) < limit {
-		d.buf = make([]byte, limit)
+	// The buffer grows with the body, never to the limit at once: with
+	// --parse-limit -1 the limit is 1 GiB, and every decoder took that
+	// for a file of a few KiB. A large one is let go at the next call.
+	if cap(d.buf) > keepBlock {
+		d.buf = nil
 	}
-	b := d.buf[:limit]
-	n, err := io.ReadFull(r, b)
+	if d.buf == nil {
+		d.buf = make([]byte, 0, min(limit, keepBlock))
+	}
+	b := d.buf[:0]
+	var err error
+	for len(b) < limit && err == nil {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		var k int
+		k, err = r.Read(b[len(b):min(cap(b), limit)])
+		b = b[:len(b)+k]
+	}
+	d.buf = b
+	n := len(b)
 	total := int64(n)
-	if err == nil {
+	if err == io.EOF {
+		err = nil // shorter than the limit
+	} else if err == nil {
 		k, err2 := io.Copy(io.Discard, r)
 		total += k
 		err = err2
-	} else if err == io.EOF || err == io.ErrUnexpectedEOF {
-		err = nil // shorter than the limit
 	}
-	return b[:n], total, err
+	return b, total, err
 }
 
 // hostFile reads one file named by host (example.com-robots.txt).

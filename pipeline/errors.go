@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"github.com/robotstat/robotstat/internal/textesc"
 	"strconv"
 
 	"github.com/robotstat/robotstat/warc"
@@ -129,8 +130,8 @@ const maxExcerpt = warc.MaxExcerpt
 
 func (e *ReadError) Error() string {
 	b := make([]byte, 0, 128)
-	b = append(b, e.Source...)
-	if e.Offset >= 0 { // -1: the whole file (a panel's unreadable index file)
+	b = append(b, textesc.Message(e.Source)...) // a file name may hold control characters
+	if e.Offset >= 0 {                          // -1: the whole file (a panel's unreadable index file)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, e.Offset, 10)
 	}
@@ -142,7 +143,7 @@ func (e *ReadError) Error() string {
 	b = append(b, e.Class.String()...)
 	b = append(b, ": "...)
 	if e.Err != nil {
-		b = append(b, e.Err.Error()...)
+		b = append(b, textesc.Message(e.Err.Error())...)
 	}
 	if e.Excerpt != "" {
 		b = append(b, " near "...)

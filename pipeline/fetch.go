@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +44,7 @@ type fetcher struct {
 
 	stopAfter int          // Config.StopAfterRefused
 	refused   atomic.Int64 // downloads in a row that gave up refused
+	minRate   float64      // Config.MinRate, bytes a second over each idle timeout; <= 0 none
 }
 
 // pacer spaces requests at least interval apart, over every download of a
@@ -105,12 +108,29 @@ func newFetcher(cfg *Config) *fetcher {
 		s3:       cfg.S3,
 
 		stopAfter: cfg.StopAfterRefused,
+		minRate:   cfg.MinRate,
 	}
 }
 
 // errRedirect marks a redirect chain that cannot end: retrying it costs the
 // whole backoff (31 s with the defaults) for the same answer.
 var errRedirect = errors.New("redirect loop")
+
+// errRedirectScheme is a redirect to something other than http(s) (file:,
+// ftp:, data:): no try will follow it, so none is retried.
+var errRedirectScheme = errors.New("redirect to a scheme other than http and https")
+
+// permanent reports a failed try that no retry can change: the server's
+// certificate does not verify (wget and curl do not retry it either), or a
+// redirect names what cannot be fetched. Retried, each cost the whole
+// backoff (6 tries over 31 s with the defaults) for the same answer.
+func permanent(err error) bool {
+	var cv *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.Is(err, errRedirectScheme) || errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &he) || errors.As(err, &ci)
+}
 
 // maxRedirects is net/http's own limit.
 const maxRedirects = 10
@@ -119,6 +139,9 @@ const maxRedirects = 10
 // (once more than a redirect that sets a cookie and comes back needs), or
 // that runs past maxRedirects.
 func checkRedirect(req *http.Request, via []*http.Request) error {
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return fmt.Errorf("%w: %s redirected to %s", errRedirectScheme, via[len(via)-1].URL.Redacted(), excerpt([]byte(req.URL.Redacted())))
+	}
 	seen := 0
 	for _, v := range via {
 		if v.URL.String() == req.URL.String() {
@@ -206,6 +229,47 @@ type httpBody struct {
 	tailN          int // bytes of tail in use: min(got, resumeOverlap)
 
 	rng *byteRange // a part of the file only (openRange); nil for all of it
+
+	// The minimum-rate rule (Config.MinRate): bytes read since rateAt,
+	// the start of the current IdleTimeout-long stretch of this try.
+	rateAt    time.Time
+	rateBytes int64
+}
+
+// slow applies the minimum-rate rule after n more bytes: every
+// IdleTimeout-long stretch of a try's body must bring minRate bytes a
+// second, else the try fails with a *slowError (and is resumed).
+func (b *httpBody) slow(n int) error {
+	if b.f.minRate <= 0 || b.f.timeouts.idle <= 0 {
+		return nil
+	}
+	now := time.Now()
+	if b.rateAt.IsZero() {
+		b.rateAt = now
+	}
+	b.rateBytes += int64(n)
+	el := now.Sub(b.rateAt)
+	if el < b.f.timeouts.idle {
+		return nil
+	}
+	if float64(b.rateBytes) < b.f.minRate*el.Seconds() {
+		return &slowError{b.rateBytes, el, b.f.minRate}
+	}
+	b.rateAt, b.rateBytes = now, 0
+	return nil
+}
+
+// slowError is a try whose body came slower than Config.MinRate: retried
+// (resumed) like a stalled one.
+type slowError struct {
+	n    int64
+	d    time.Duration
+	rate float64
+}
+
+func (e *slowError) Error() string {
+	return "too slow: " + strconv.FormatInt(e.n, 10) + " bytes in " + e.d.Round(time.Millisecond).String() +
+		", under the minimum of " + strconv.FormatFloat(e.rate, 'f', -1, 64) + " bytes/s (--min-rate)"
 }
 
 // try is one request: its context is cancelled, with a *timeoutError as
@@ -290,7 +354,9 @@ func (b *httpBody) Read(p []byte) (int, error) {
 			b.keepTail(p[:n])
 		}
 		if err == nil {
-			return n, nil
+			if err = b.slow(n); err == nil {
+				return n, nil
+			}
 		}
 		if err == io.EOF && (b.size < 0 || b.got >= b.size) {
 			b.endRequest()
@@ -338,6 +404,7 @@ func (b *httpBody) beginRequest() (*http.Request, error) {
 
 // endRequest closes the current response, if any, and ends its try.
 func (b *httpBody) endRequest() {
+	b.rateAt, b.rateBytes = time.Time{}, 0
 	if b.body != nil {
 		b.body.Close()
 		b.body = nil
@@ -413,8 +480,8 @@ func (b *httpBody) start() error {
 			if errors.Is(err, ErrNoS3) || errors.Is(err, ErrFetch) {
 				return err // not the server's answer: no try will do better
 			}
-			if errors.Is(err, errRedirect) {
-				return fmt.Errorf("%w %s: %w", ErrFetch, b.url, err)
+			if errors.Is(err, errRedirect) || permanent(err) {
+				return fmt.Errorf("%w %s: %w", ErrFetch, b.url, b.last)
 			}
 			continue
 		}

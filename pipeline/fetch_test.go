@@ -147,6 +147,32 @@ func (s *faultServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 		case <-s.quit: // the test is over
 		}
+	case "/trickle":
+		// One byte every 20 ms, never a pause long enough for the idle
+		// timeout; a resume is served at full speed.
+		if rg := r.Header.Get("Range"); rg != "" {
+			from, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rg, "bytes="), "-"))
+			w.Header().Set("Content-Range", "bytes "+strconv.Itoa(from)+"-"+strconv.Itoa(len(s.data)-1)+"/"+strconv.Itoa(len(s.data)))
+			w.Header().Set("Content-Length", strconv.Itoa(len(s.data)-from))
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(s.data[from:])
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(s.data)))
+		w.WriteHeader(http.StatusOK)
+		for i := 0; i < len(s.data); i++ {
+			w.Write(s.data[i : i+1])
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-s.quit:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	case "/redirect-file":
+		http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
 	case "/redirect-self":
 		http.Redirect(w, r, r.URL.Path, http.StatusFound)
 	case "/redirect-a":

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
@@ -74,6 +75,9 @@ func validHost(s string) (string, bool) {
 	s = strings.TrimSuffix(s, ".")
 	if ip := net.ParseIP(s); ip != nil && ip.To4() != nil && strings.Count(s, ".") == 3 {
 		return s, true
+	}
+	if !utf8.ValidString(s) {
+		return "", false // IDNA would read bad bytes as U+FFFD and invent a host
 	}
 	h, err := idna.Lookup.ToASCII(s)
 	if err != nil || len(h) > 253 {

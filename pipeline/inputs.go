@@ -105,6 +105,15 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		key := "name:" + name
 		if !isURL(name) && name != "-" {
 			key = fileKey(name)
+			// A file named by host is a capture of that host: two
+			// hosts' names of one file (a hard link in a folder
+			// deduplicated on disk) are two captures, as tar's hard
+			// links are.
+			if formatOf(name) == formatHostFile {
+				if host, ok := hostFromFileName(name); ok {
+					key += " host:" + host
+				}
+			}
 		}
 		if first, ok := seen[key]; ok {
 			r.duplicates.add(name + " (the same file as " + first + ")")

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/robotstat/robotstat/internal/textesc"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,7 +20,10 @@ type skipCounter struct {
 	examples []string
 }
 
+// add counts name, kept as an example printable (textesc.Message): the
+// examples are printed.
 func (s *skipCounter) add(name string) {
+	name = textesc.Message(name)
 	s.n.Add(1)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -14,7 +14,10 @@ import (
 // Tar archives (plain, gzip or zstd) hold one robots.txt per regular file,
 // named by host as a folder's files are (hostname.go): hidden entries are
 // read past, entries whose names are not host names counted in
-// Summary.NotHosts. A tar stream has no record separator, but every header is
+// Summary.NotHosts. A hard link entry is a capture of the entry it names,
+// as the extracted file would be (its bytes held while they fit
+// tarLinkHold; a link beyond that is a counted row error); symbolic links,
+// folders and devices are not read. A tar stream has no record separator, but every header is
 // a 512-byte block with a checksum and, since POSIX.1-1988, the "ustar"
 // magic at byte 257: after damage (a header that does not check out, a
 // broken gzip member that leaves the stream misaligned) reading resumes at
@@ -31,6 +34,7 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 	} else {
 		d.tbr.Reset(&d.s)
 	}
+	d.tl.reset()
 	ts := &d.ts
 	*ts = tarSource{r: d.tbr, last: ts.last[:0], replay: ts.replay[:0]}
 	pos := &countingReader{r: ts} // decompressed offset of what tar has read
@@ -63,7 +67,8 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 		if d.stop != nil {
 			return d.stop
 		}
-		if hdr.Typeflag != tar.TypeReg {
+		link := hdr.Typeflag == tar.TypeLink
+		if hdr.Typeflag != tar.TypeReg && !link {
 			continue
 		}
 		d.src.records.Add(1) // an archive of hidden files only is not empty
@@ -77,11 +82,29 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 		}
 		d.r.records.Add(1)
 		off := pos.n // the end of the entry's header: unique per entry
+		if link {
+			// A hard link: another name of a file stored earlier, whose
+			// bytes it does not repeat (what GNU tar and bsdtar write
+			// for a second name of one inode). Extracted, it is a file
+			// like the first; so it is a capture of the first's bytes.
+			held, ok := d.tl.get(hdr.Linkname)
+			if !ok {
+				if e := d.src.dataErr(off, idx, ClassRow, fmt.Errorf("%w: hard link %q names %q, %s", ErrRow, excerpt([]byte(hdr.Name)), excerpt([]byte(hdr.Linkname)), d.tl.why(hdr.Linkname)), nil); e != nil {
+					return e
+				}
+				continue
+			}
+			if err := d.direct(ctx, off, idx, "https://"+host+"/robots.txt", 0, hdr.ModTime.UTC(), held.body, held.total, held.cut); err != nil {
+				return err
+			}
+			continue
+		}
 		body, total, err := d.readBody(tr)
 		if err != nil && !isTarDataErr(err) {
 			return err
 		}
 		cut := total < hdr.Size
+		d.tl.put(hdr.Name, body, total, cut)
 		if cut {
 			if e := d.src.dataErr(off, idx, ClassRow, fmt.Errorf("%w: %w: entry %q has %d of its %d bytes", ErrRow, ErrTruncIn, excerpt([]byte(hdr.Name)), total, hdr.Size), nil); e != nil {
 				return e
@@ -97,6 +120,68 @@ func (d *decoder) tar(ctx context.Context, rc io.Reader) error {
 			tr = tar.NewReader(pos)
 		}
 	}
+}
+
+// tarLinkHold caps the bytes of earlier entries a decoder holds for hard
+// links to name: robots.txt files are small (a few KiB; BodyLimit at most
+// each), so 16 MiB holds thousands, and a link to an entry dropped from
+// the hold is a counted row error that says so, never a silent loss.
+const tarLinkHold = 16 << 20
+
+// tarLinks holds the bodies of a tar's regular entries, oldest dropped
+// first past tarLinkHold, for the hard link entries that name them.
+type tarLinks struct {
+	byName map[string]*tarHeld
+	order  []string // names in the order held
+	bytes  int
+	names  map[string]bool // every regular entry's name met, held or not
+}
+
+type tarHeld struct {
+	body  []byte
+	total int64
+	cut   bool
+}
+
+func (l *tarLinks) reset() {
+	clear(l.byName)
+	clear(l.names)
+	l.order, l.bytes = l.order[:0], 0
+}
+
+func (l *tarLinks) put(name string, body []byte, total int64, cut bool) {
+	if l.byName == nil {
+		l.byName, l.names = map[string]*tarHeld{}, map[string]bool{}
+	}
+	l.names[name] = true
+	if old, ok := l.byName[name]; ok {
+		l.bytes -= len(old.body)
+	} else {
+		l.order = append(l.order, name)
+	}
+	l.byName[name] = &tarHeld{append([]byte(nil), body...), total, cut}
+	l.bytes += len(body)
+	for l.bytes > tarLinkHold && len(l.order) > 1 {
+		old := l.order[0]
+		l.order = l.order[1:]
+		if h, ok := l.byName[old]; ok && old != name {
+			l.bytes -= len(h.body)
+			delete(l.byName, old)
+		}
+	}
+}
+
+func (l *tarLinks) get(name string) (*tarHeld, bool) {
+	h, ok := l.byName[name]
+	return h, ok
+}
+
+// why says why a link's target is not held.
+func (l *tarLinks) why(name string) string {
+	if l.names[name] {
+		return "an entry no longer held (over the " + strconv.Itoa(tarLinkHold>>20) + " MiB of earlier entries kept for links)"
+	}
+	return "no regular entry before it"
 }
 
 // isTarDataErr tells the errors of a damaged tar stream from environment

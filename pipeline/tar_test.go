@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,5 +119,55 @@ func TestTarDamage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTarHardLinks: a hard link entry (what tar writes for a second name of
+// a file it already stored) is a capture of the bytes it links to, as the
+// same files in a folder are (issue 26.4: 5 captures where the folder gave
+// 10); a link whose target the archive never held is a counted row error,
+// not a silent skip.
+func TestTarHardLinks(t *testing.T) {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	dir := t.TempDir()
+	for i := range 5 {
+		name := "h" + strconv.Itoa(i) + ".example.txt"
+		body := tarBody(i)
+		tw.WriteHeader(&tar.Header{Name: "sites/" + name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg, ModTime: time.Unix(1716027072, 0)})
+		tw.Write([]byte(body))
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		name := "h" + strconv.Itoa(i+5) + ".example.txt"
+		tw.WriteHeader(&tar.Header{Name: "sites/" + name, Linkname: "sites/h" + strconv.Itoa(i) + ".example.txt", Typeflag: tar.TypeLink, ModTime: time.Unix(1716027072, 0)})
+		if err := os.Link(filepath.Join(dir, "h"+strconv.Itoa(i)+".example.txt"), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tw.WriteHeader(&tar.Header{Name: "sites/lost.example.txt", Linkname: "sites/elsewhere.example.txt", Typeflag: tar.TypeLink})
+	tw.Close()
+
+	folder, _, err := collect(t, Config{Workers: 2}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps, sum, err := collect(t, Config{Workers: 2}, writeTemp(t, "x.tar", b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folder) != 10 || len(caps) != len(folder) {
+		t.Fatalf("tar %d captures, folder %d; want 10 each: %v", len(caps), len(folder), sum.Diagnostics)
+	}
+	for i := range 10 {
+		c := find(caps, "https://h"+strconv.Itoa(i)+".example/robots.txt")
+		if c == nil || c.Body != tarBody(i%5) || c.BodyLen != 1500 || c.BodyTruncated {
+			t.Errorf("h%d: %+v", i, c)
+		}
+	}
+	if sum.Errors[ClassRow] != 1 || len(sum.Diagnostics) != 1 || !strings.Contains(sum.Diagnostics[0].Error(), "elsewhere.example.txt") {
+		t.Errorf("row errors %d, diagnostics %v; want one naming the missing target", sum.Errors[ClassRow], sum.Diagnostics)
 	}
 }

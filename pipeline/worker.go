@@ -232,8 +232,21 @@ func (r *runner) process(w *workerState, j *rec) error {
 		c.Location = get(sLocation)
 	}
 	c.Body, c.BodyLen = pl.body, pl.n
-	c.BodyTruncated = j.cut || c.Truncated != "" || pl.truncated ||
-		(hh != nil && hh.ContentLength > pl.n && identity(hh) && hasContent(hh.Status))
+	short := hh != nil && hh.ContentLength > pl.n && identity(hh) && hasContent(hh.Status)
+	c.BodyTruncated = j.cut || c.Truncated != "" || pl.truncated || short
+	if short {
+		// The archive holds less than the server sent (WARC-Truncated:
+		// length, a cut record): the payload's true size is what its
+		// Content-Length says, as warcio and pywb take it, not what was
+		// kept. A coded payload's decoded size is not known; BodyLen
+		// stays what was decoded and BodyTruncated says it is short.
+		c.BodyLen = hh.ContentLength
+	}
+	if n, ok := ascii.ParseDecimal(h.PayloadLength()); ok && c.BodyTruncated && n > c.BodyLen {
+		// robotstat scan's count of a payload it kept part of (a
+		// chunked one has no Content-Length to say it).
+		c.BodyLen = n
+	}
 	r.captures.Add(1)
 	j.src.unit.captures.Add(1)
 	return r.consume(w.id, c)

@@ -3,8 +3,10 @@ package pipeline
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -40,9 +42,14 @@ type zstdState struct {
 // read without it: frames compressed without a dictionary still decode, and
 // each frame that needed it is a broken frame of its own.
 func (s *stream) startZstd() error {
-	// Bounds against bombs: a window up to zstd --long's 128 MiB, and at
-	// most 256 MiB from a small frame decoded in one go.
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128 << 20), zstd.WithDecoderMaxMemory(256 << 20)}
+	// The bound against bombs is the window (Config.ZstdWindow): frames
+	// are decoded streaming, where the decoder's memory cap is its window
+	// cap too (WithDecoderMaxMemory's doc), so both are set to it.
+	win := s.zstdWindow
+	if win == 0 {
+		win = DefaultZstdWindow
+	}
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(uint64(win)), zstd.WithDecoderMaxMemory(uint64(win))}
 	if s.zd != nil {
 		s.zd.Close()
 		s.zd = nil
@@ -146,6 +153,8 @@ func (s *stream) readZstd(p []byte) (int, error) {
 	}
 	if z.cut {
 		err = fmt.Errorf("%w: %w", ErrTruncIn, err)
+	} else if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		err = s.windowErr(err)
 	}
 	return s.broken(n, fmt.Errorf("%w: %w", ErrZstd, err))
 }
@@ -244,6 +253,9 @@ func (s *stream) nextFrame() error {
 				return env
 			}
 			if !gap {
+				if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+					err = s.windowErr(err)
+				}
 				s.report(off, fmt.Errorf("%w: %w", ErrZstd, err), nil)
 			}
 			gap = true
@@ -255,6 +267,23 @@ func (s *stream) nextFrame() error {
 		}
 		return nil
 	}
+}
+
+// windowErr says what a frame over the window cap needs: its window, read
+// from its header (RFC 8878 section 3.1.1.1.2), and what to do.
+func (s *stream) windowErr(err error) error {
+	f := s.zst.frame
+	var w uint64
+	if len(f) >= 6 && f[4]&0x20 == 0 {
+		wd := f[5]
+		base := uint64(1) << (10 + wd>>3)
+		w = base + base/8*uint64(wd&7)
+	}
+	limit := s.zstdWindow
+	if limit == 0 {
+		limit = DefaultZstdWindow
+	}
+	return fmt.Errorf("%w: the frame's window is %s, over the %s a decoder may hold (--zstd-window; each input read at once holds one): raise it where the machine has the memory, or recompress with a smaller zstd --long", err, sizeString(int64(w)), sizeString(limit))
 }
 
 type frameStatus uint8
@@ -329,4 +358,15 @@ func (s *stream) readFrame() frameStatus {
 		return frameCut
 	}
 	return frameWhole
+}
+
+// sizeString writes a window size in the binary units zstd's tools use.
+func sizeString(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + " GiB"
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', -1, 64) + " MiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -121,5 +122,36 @@ func TestZstdBadDictionary(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestZstdLongWindow: a frame that zstd --long=31 wrote declares a 2 GiB
+// window; it is read under the default ZstdWindow (issue 26.4: it was a
+// "broken zstd frame"), and under a smaller ZstdWindow it is one container
+// error that names its window, the limit and what to do.
+func TestZstdLongWindow(t *testing.T) {
+	in := filepath.Join("testdata", "long31.warc.zst")
+	caps, sum, err := collect(t, Config{}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(caps) != 10 || sum.ErrorCount() != 0 {
+		t.Fatalf("%d captures, errors %v; want 10, none", len(caps), sum.Diagnostics)
+	}
+	caps, sum, err = collect(t, Config{ZstdWindow: 64 << 20}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(caps) != 0 || sum.Errors[ClassContainer] != 1 || len(sum.Diagnostics) != 1 {
+		t.Fatalf("%d captures, errors %v; want 0, one container error", len(caps), sum.Diagnostics)
+	}
+	msg := sum.Diagnostics[0].Error()
+	for _, want := range []string{"window is 2 GiB", "over the 64 MiB", "--zstd-window", "zstd --long"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q does not say %q", msg, want)
+		}
+	}
+	if err := (Config{ZstdWindow: 512}).Validate(); !errors.Is(err, ErrConfig) {
+		t.Errorf("a 512-byte window: %v, want ErrConfig", err)
 	}
 }

@@ -34,7 +34,18 @@ const (
 	StatePartial = "partial"
 	// StateLeft: an input asked about that has no record; a rerun reads it.
 	StateLeft = "left"
+	// StateDamaged: committed, but a file of it is missing or not what
+	// its record says (schema.Index.Damaged).
+	StateDamaged = "damaged"
 )
+
+// Damage is a damaged file in a Status, with what to run.
+type Damage struct {
+	Path  string `json:"path"`
+	Input string `json:"input,omitempty"`
+	Why   string `json:"why"`
+	Redo  string `json:"redo"`
+}
 
 // Status is what a dataset holds (robotstat status --json prints it).
 type Status struct {
@@ -53,6 +64,9 @@ type Status struct {
 	// which the next writer into the folder removes; nil when there are
 	// none.
 	Leftovers *schema.Leftovers `json:"leftovers,omitempty"`
+	// Damaged are the committed files that are missing or not what their
+	// record says, with what to run; readers refuse their tables.
+	Damaged []Damage `json:"damaged,omitempty"`
 }
 
 // ReadStatus reads the completion records under dir and says, for every
@@ -61,6 +75,14 @@ type Status struct {
 // order, each with its record's state or StateLeft; then the records of
 // the other inputs, in name order. It writes nothing.
 func ReadStatus(dir string, units []pipeline.Unit) (*Status, error) {
+	return ReadStatusChecked(dir, units, false)
+}
+
+// ReadStatusChecked is ReadStatus that also checks every committed file
+// against its record (schema.Index.Damaged: there, its size; with rows,
+// its footer's row count too): an input with a damaged file is
+// StateDamaged, and Damaged names each file with what to run.
+func ReadStatusChecked(dir string, units []pipeline.Unit, rows bool) (*Status, error) {
 	ix, err := schema.ReadIndex(dir)
 	if err != nil {
 		return nil, err
@@ -92,6 +114,22 @@ func ReadStatus(dir string, units []pipeline.Unit) (*Status, error) {
 	}
 	sort.Slice(rest, func(i, j int) bool { return rest[i].Input < rest[j].Input })
 	st.Inputs = append(st.Inputs, rest...)
+	dmg, err := ix.Damaged(rows)
+	if err != nil {
+		return nil, err
+	}
+	damagedRuns := map[string]string{}
+	for _, d := range dmg {
+		st.Damaged = append(st.Damaged, Damage{Path: d.Path, Input: d.Input, Why: d.Why, Redo: d.Redo(dir)})
+		if damagedRuns[d.RunID] == "" {
+			damagedRuns[d.RunID] = d.Path + ": " + d.Why
+		}
+	}
+	for i := range st.Inputs {
+		if why := damagedRuns[st.Inputs[i].RunID]; why != "" && st.Inputs[i].State != StateLeft {
+			st.Inputs[i].State, st.Inputs[i].Error = StateDamaged, why
+		}
+	}
 	for _, in := range st.Inputs {
 		st.Counts[in.State]++
 	}
@@ -105,6 +143,8 @@ func ReadStatus(dir string, units []pipeline.Unit) (*Status, error) {
 	switch {
 	case ix.Runs[reduce.RunID] == nil:
 		st.Sites = "not built"
+	case damagedRuns[reduce.RunID] != "":
+		st.Sites = "damaged"
 	case sitesUpToDate(ix):
 		st.Sites = "up to date"
 	default:

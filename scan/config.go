@@ -37,7 +37,13 @@ type Config struct {
 	// learn its true size.
 	CountLimit int64
 	// Resolve points host names at addresses, as curl's --resolve does.
+	// An address it maps is fetched whatever it is: the user chose it.
 	Resolve Resolve
+	// AllowPrivate fetches addresses that are not of the public internet
+	// (loopback, private, link-local, ...: blockedAddr) when they come
+	// from the DNS, a host list or a redirect. Off, such a fetch fails
+	// with KindBlocked and nothing is sent.
+	AllowPrivate bool
 	// RootCAs, when set, are the certificate authorities trusted instead
 	// of the system's (tests trust their own).
 	RootCAs *x509.CertPool

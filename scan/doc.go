@@ -42,7 +42,12 @@
 //     header as sent and the message body up to BodyLimit (transfer coding
 //     kept as received), with WARC-Payload-Digest over the payload
 //     (chunked framing removed) and WARC-Truncated: length when the body
-//     was cut. Redirects are responses like any other, and each redirect
+//     was cut. BodyLimit counts payload, not chunked framing (kept up to
+//     8 times the payload, so that 1-byte chunks still store BodyLimit
+//     bytes of payload); a cut response also carries the extension field
+//     Robotstat-Payload-Length, the payload's true length as counted (up
+//     to CountLimit), which robotstat analyze reads as body_bytes where no
+//     Content-Length says it. Redirects are responses like any other, and each redirect
 //     target gets its own request and response, as in Common Crawl's
 //     robotstxt WARCs.
 //
@@ -76,11 +81,13 @@
 //     (or at a failure after BodyLimit bytes were in).
 //
 // fetchError is one of dns, connect, tls, timeout, reset, protocol (the
-// reply was not HTTP), too-many-redirects and loop. fetchStatus is the
+// reply was not HTTP), too-many-redirects, loop and blocked (an address
+// that is not of the public internet: see below). fetchStatus is the
 // status a fetch without a response gets in robotstat's captures table:
 // Heritrix's crawl-log codes where it has one (-1 DNS lookup failed, -2
-// connect failed, -3 connection broken, -4 timeout) and robotstat's own
-// otherwise (-10 tls, -11 protocol). The pipeline turns a metadata record
+// connect failed, -3 connection broken, -4 timeout, -5001 blocked from
+// fetch by a setting) and robotstat's own otherwise (-10 tls, -11
+// protocol). The pipeline turns a metadata record
 // with a fetchStatus into a capture with that status, which RFC 9309 reads
 // as unreachable; failure records that a fallback followed carry none, so a
 // failed https fetch does not hide the http response that came next.
@@ -94,6 +101,17 @@
 // keeps httpStatus and receivedBytes. A failure after BodyLimit bytes
 // arrived leaves a complete robots.txt by section 2.5: the response is
 // stored with WARC-Truncated: length.
+//
+// A scan does not reach into the network it runs in: an address from the
+// DNS, the host list or a redirect that is loopback, private, link-local,
+// unspecified, multicast or of another special-purpose range (RFC 6890;
+// IPv4 mapped into IPv6 judged as IPv4) is not connected to unless
+// Config.AllowPrivate is set: the fetch fails with kind blocked, no
+// request sent, and no other scheme is tried. Addresses that
+// Config.Resolve maps are the user's choice and always fetched. (Heritrix
+// and wget fetch any address; a crawler run from inside a cloud or a
+// campus network must not, or a redirect from any site reads its
+// metadata service or intranet into a public archive.)
 //
 // Interim 1xx responses are read past and not stored: a WARC response
 // record holds one response.

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -29,10 +30,14 @@ const (
 	KindProtocol         = "protocol"
 	KindTooManyRedirects = "too-many-redirects"
 	KindLoop             = "loop"
+	// KindBlocked: the address is loopback, private, link-local or
+	// otherwise not of the public internet, and was not fetched
+	// (Config.AllowPrivate; see blockedAddr).
+	KindBlocked = "blocked"
 )
 
 // Kinds lists the failure kinds in the order summaries print them.
-var Kinds = [...]string{KindDNS, KindConnect, KindTLS, KindTimeout, KindReset, KindProtocol, KindTooManyRedirects, KindLoop}
+var Kinds = [...]string{KindDNS, KindConnect, KindTLS, KindTimeout, KindReset, KindProtocol, KindTooManyRedirects, KindLoop, KindBlocked}
 
 // fetchStatus is the captures-table status of a fetch that failed with
 // kind: Heritrix's crawl-log codes where there is one.
@@ -48,6 +53,8 @@ func fetchStatus(kind string) int {
 		return -4
 	case KindTLS:
 		return -10
+	case KindBlocked:
+		return -5001 // Heritrix's S_BLOCKED_BY_USER: blocked from fetch by a setting
 	}
 	return -11 // protocol
 }
@@ -56,10 +63,67 @@ func fetchStatus(kind string) int {
 // protocol failure instead of filling memory.
 const maxHeader = 256 << 10
 
+// maxChunking bounds the chunked framing kept with a payload of BodyLimit
+// bytes: 1-byte chunks take 6 bytes each, and 8 leaves room for short
+// chunk extensions; more framing than that cuts the stored body early
+// (WARC-Truncated: length).
+const maxChunking = 8
+
 // keepBuffer is the largest response buffer a worker keeps from one fetch
 // to the next: most robots.txt are a few KiB, and 256 workers each keeping
 // the 500 KiB of the largest they had met would hold 128 MiB.
 const keepBuffer = 64 << 10
+
+// Address ranges that are not of the public internet besides those that
+// net/netip names (loopback, private, link-local, multicast, unspecified):
+// IANA's special-purpose registries (RFC 6890).
+var blockedPrefixes = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),       // "this network" (RFC 791)
+	netip.MustParsePrefix("100.64.0.0/10"),   // shared address space, carrier-grade NAT (RFC 6598)
+	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments (RFC 6890)
+	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking (RFC 2544)
+	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the broadcast address (RFC 1112)
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use IPv4/IPv6 translation (RFC 8215)
+	netip.MustParsePrefix("2001:db8::/32"),   // documentation (RFC 3849)
+	netip.MustParsePrefix("192.0.2.0/24"),    // documentation (RFC 5737)
+	netip.MustParsePrefix("198.51.100.0/24"), // documentation
+	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
+}
+
+// blockedAddr says why ip is not an address of the public internet, or ""
+// when it is. An IPv4 address mapped into IPv6 (::ffff:127.0.0.1) or
+// embedded in NAT64's well-known prefix (64:ff9b::/96, RFC 6052) is judged
+// as the IPv4 address it carries.
+func blockedAddr(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return "not an IP address"
+	}
+	a = a.Unmap()
+	if a.Is6() {
+		if b := a.As16(); netip.MustParsePrefix("64:ff9b::/96").Contains(a) {
+			a = netip.AddrFrom4([4]byte(b[12:]))
+		}
+	}
+	switch {
+	case a.IsLoopback():
+		return "a loopback address"
+	case a.IsPrivate():
+		return "a private address"
+	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
+		return "a link-local address"
+	case a.IsUnspecified():
+		return "the unspecified address"
+	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
+		return "a multicast address"
+	}
+	for _, p := range blockedPrefixes {
+		if p.Contains(a) {
+			return "a special-purpose address (" + p.String() + ")"
+		}
+	}
+	return ""
+}
 
 // failure is why a fetch got no usable response.
 type failure struct {
@@ -166,6 +230,14 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 			}
 			ip = ips[0]
 		}
+		// The user's --resolve rules point where the user chose; an
+		// address from the DNS, a host list or a redirect must be of
+		// the public internet, or a scan would reach into the network
+		// it runs in (a robots.txt redirected to 127.0.0.1 or to a
+		// cloud's metadata address, 169.254.169.254).
+		if why := blockedAddr(ip); why != "" && !f.cfg.AllowPrivate {
+			return fail(KindBlocked, "address", errors.New(ip+" is "+why+": not fetched (AllowPrivate, --allow-private, fetches it; --resolve maps a host to it)"))
+		}
 		addr = net.JoinHostPort(ip, port)
 	}
 	dctx, dcancel := context.WithTimeout(tctx, t.Connect)
@@ -211,6 +283,12 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 	for {
 		resp, err = http.ReadResponse(r.br, &http.Request{Method: http.MethodGet})
 		if err != nil {
+			if rec.err != nil && isTimeout(rec.err) {
+				// The header came too slowly: net/http parses the part
+				// that came before the deadline and calls it malformed
+				// ("HTTP/1.1" of a status line cut short).
+				return fail(KindTimeout, "reading the response header", errors.New("no whole header within "+t.Header.String()+" ("+strconv.FormatInt(rec.n, 10)+" bytes came): "+rec.err.Error()))
+			}
 			kind := KindProtocol
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || isReset(err) {
 				kind = KindReset
@@ -224,13 +302,33 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 	}
 	r.headerLen = int(rec.n) - r.br.Buffered() - rec.dropped
 	rec.max = 0
-	rec.keep = r.headerLen + int(f.cfg.BodyLimit) + 1 // one more says the body went on
 	conn.SetReadDeadline(deadline)
 	r.status = resp.StatusCode
 	r.location = resp.Header.Get("Location")
 	r.chunked = len(resp.TransferEncoding) > 0 && resp.TransferEncoding[0] == "chunked"
+	rec.keep = r.headerLen + int(f.cfg.BodyLimit) + 1 // one more says the body went on
+	if r.chunked {
+		// BodyLimit is of payload, not of chunked framing: 1-byte chunks
+		// take 6 bytes each ("1\r\nx\r\n"), and kept to BodyLimit bytes
+		// as received they held 85 KB of a 500 KiB body. The framing is
+		// kept up to maxChunking times the payload; the stored bytes are
+		// cut where the payload reached BodyLimit.
+		rec.keep = r.headerLen + maxChunking*int(f.cfg.BodyLimit)
+	}
 
-	n, err := io.Copy(io.Discard, io.LimitReader(resp.Body, f.cfg.CountLimit+1))
+	n, err := io.CopyN(io.Discard, resp.Body, f.cfg.BodyLimit)
+	cut := -1 // where the stored bytes end, when the body went on
+	if err == io.EOF {
+		err = nil // shorter than BodyLimit
+	} else if err == nil {
+		if r.chunked {
+			cut = int(rec.n) - r.br.Buffered() - rec.dropped
+			rec.keep = 1 // keep no more
+		}
+		var m int64
+		m, err = io.Copy(io.Discard, io.LimitReader(resp.Body, f.cfg.CountLimit+1-n))
+		n += m
+	}
 	if err != nil && n < f.cfg.BodyLimit {
 		// Cut off before the least a crawler must read (RFC 9309
 		// section 2.5): no robots.txt was received.
@@ -247,9 +345,15 @@ func (f *fetcher) fetch(ctx context.Context, u *url.URL, r *fetched) error {
 		r.payloadLen = min(n, f.cfg.CountLimit)
 	}
 	block := rec.buf
-	if len(block) > r.headerLen+int(f.cfg.BodyLimit) {
+	switch {
+	case !r.chunked && len(block) > r.headerLen+int(f.cfg.BodyLimit):
 		block = block[:r.headerLen+int(f.cfg.BodyLimit)]
 		r.truncated = true
+	case r.chunked && cut >= 0 && n > f.cfg.BodyLimit:
+		block = block[:min(cut, len(block))]
+		r.truncated = true
+	case r.chunked && int(rec.n)-rec.dropped > len(block):
+		r.truncated = true // framing over maxChunking times the payload
 	}
 	r.response = block
 	return nil
@@ -296,6 +400,7 @@ type recorder struct {
 	max     int64
 	n       int64 // bytes read in all
 	dropped int   // bytes dropped from the front (interim responses)
+	err     error // the last read error, for telling a timeout from a malformed header
 }
 
 var errHeaderTooLong = errors.New("response header over 256 KiB")
@@ -311,6 +416,9 @@ func (t *recorder) Read(p []byte) (int, error) {
 	}
 	n, err := t.r.Read(p)
 	t.n += int64(n)
+	if err != nil {
+		t.err = err
+	}
 	if t.keep == 0 {
 		t.buf = append(t.buf, p[:n]...)
 	} else if room := t.keep - len(t.buf); room > 0 {

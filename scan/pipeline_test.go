@@ -7,6 +7,7 @@ import (
 
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/record"
+	"github.com/robotstat/robotstat/scan/scantest"
 )
 
 // TestScanPipeline reads the scan's files with robotstat's pipeline, as
@@ -46,5 +47,12 @@ func TestScanPipeline(t *testing.T) {
 	}
 	if c := first["big.test"]; c.Status != 200 || !c.BodyTruncated || c.Truncated != "length" {
 		t.Errorf("big.test: %+v", c)
+	}
+	// body_bytes is the true size, chunked or not (issue 26.4: capped at
+	// 512,000 with over_500kib false, the WARC saying 796,454).
+	for host, size := range map[string]int64{"big.test": scantest.BigBody, "bigchunked.test": scantest.BigBody, "tinychunks.test": scantest.TinyChunksBody} {
+		if c := first[host]; c.BodyLen != size || !c.BodyTruncated {
+			t.Errorf("%s: BodyLen %d truncated %v, want %d, true", host, c.BodyLen, c.BodyTruncated, size)
+		}
 	}
 }

@@ -72,7 +72,7 @@ func (w *worker) host(ctx context.Context, host string) error {
 			}
 			e.reqID, e.settled = reqID, respID
 			if fl := w.f.fail; fl != nil {
-				if hop == 0 && si+1 < len(cfg.Schemes) && fl.kind != KindDNS {
+				if hop == 0 && si+1 < len(cfg.Schemes) && fl.kind != KindDNS && fl.kind != KindBlocked {
 					next := url.URL{Scheme: cfg.Schemes[si+1], Host: u.Host, Path: "/robots.txt"}
 					if err := w.writeFailure(ctx, &w.f, reqID, next.String()); err != nil {
 						return err
@@ -162,6 +162,7 @@ func (w *worker) writeFetch(ctx context.Context, f *fetched) (reqID, respID stri
 		}
 		if f.truncated {
 			h.Truncated = "length"
+			h.PayloadLength = strconv.FormatInt(f.payloadLen, 10)
 		}
 		if err := w.s.send(ctx, &h, f.response); err != nil {
 			return "", "", err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // WARC record types and media types this package writes (ISO 28500:2017
@@ -39,6 +40,11 @@ type recordHeader struct {
 	ContentType   string
 	PayloadDigest string
 	Truncated     string
+	// PayloadLength is the payload's true length where the block holds
+	// less of it (Truncated), written as the extension field
+	// warc.PayloadLengthField (ISO 28500 section 5: records may carry
+	// fields of their own).
+	PayloadLength string
 }
 
 // newRecordID returns a fresh "<urn:uuid:...>" (RFC 9562 version 4).
@@ -115,6 +121,7 @@ func (e *encoder) member(dst []byte, h *recordHeader, parts ...[]byte) []byte {
 	field("WARC-Concurrent-To", h.ConcurrentTo)
 	field("WARC-Refers-To", h.RefersTo)
 	field("WARC-Truncated", h.Truncated)
+	field(warc.PayloadLengthField, h.PayloadLength)
 	field("WARC-Block-Digest", sha1Digest(parts...))
 	field("WARC-Payload-Digest", h.PayloadDigest)
 	field("Content-Type", h.ContentType)

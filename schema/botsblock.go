@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"github.com/robotstat/robotstat/internal/textesc"
 	"strings"
 
 	"github.com/robotstat/robotstat/verdict"
@@ -51,7 +52,9 @@ type BotList struct{ idents []BotIdent }
 func NewBotList(idents []BotIdent) *BotList {
 	l := &BotList{idents: make([]BotIdent, len(idents))}
 	for i, id := range idents {
-		l.idents[i] = BotIdent{Bot: strings.Clone(id.Bot), Operator: strings.Clone(id.Operator), Category: strings.Clone(id.Category)}
+		// UTF-8 as every string written (utf8.go): the rows of these
+		// bots, written either way, must read the same.
+		l.idents[i] = BotIdent{Bot: strings.Clone(textesc.Data(id.Bot)), Operator: strings.Clone(textesc.Data(id.Operator)), Category: strings.Clone(textesc.Data(id.Category))}
 	}
 	return l
 }
@@ -118,6 +121,7 @@ func WriteBots[T interface {
 		return err
 	}
 	maxRows := t.ds.opts.RowGroupRows
+	cleanRows(blocks) // keys and verdicts; NewBotList made the catalog part UTF-8
 	defer func() {
 		for _, p := range l.parts {
 			p.bots.forget()

@@ -68,7 +68,10 @@ type CaptureRow struct {
 	// archive holds less than the server sent. NULL when not truncated.
 	WARCTruncated string `parquet:"warc_truncated,optional,dict"`
 	// True size of the decoded payload in bytes, even when the archive or
-	// the parse limit kept less.
+	// the parse limit kept less: where the archive kept less
+	// (warc_truncated, a cut record), the response's Content-Length or
+	// robotstat scan's Robotstat-Payload-Length; a content-coded payload
+	// the archive cut reports what decoded, a lower bound.
 	BodyBytes int64 `parquet:"body_bytes"`
 	// Bytes actually parsed: body_bytes cut at the parse limit (--parse-limit,
 	// default 500 KiB) and at what the archive holds.

@@ -305,7 +305,7 @@ func Compact(ctx context.Context, o CompactOptions) (CompactSummary, error) {
 		if err != nil {
 			return fail(fmt.Errorf("schema: %w", err))
 		}
-		rec.Files = append(rec.Files, RecordFile{Path: filepath.ToSlash(rel), Table: out.def.name, Crawl: out.crawl, Rows: out.file.rows})
+		rec.Files = append(rec.Files, RecordFile{Path: filepath.ToSlash(rel), Table: out.def.name, Crawl: out.crawl, Rows: out.file.rows, Size: out.file.n})
 		if !slices.Contains(rec.Tables, out.def.name) {
 			rec.Tables = append(rec.Tables, out.def.name)
 		}

@@ -87,7 +87,7 @@ func Create(opts Options) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: output directory %s: %w", opts.Dir, err)
 	}
-	if err := os.MkdirAll(root, 0o777); err != nil {
+	if err := mkdirAll(root); err != nil {
 		return nil, fmt.Errorf("schema: creating output directory: %w", err)
 	}
 	codec, err := newZstdCodec()
@@ -371,7 +371,7 @@ func (d *Dataset) record(o Outcome) (*Record, error) {
 			if err != nil {
 				return nil, fmt.Errorf("schema: %w", err)
 			}
-			r.Files = append(r.Files, RecordFile{Path: filepath.ToSlash(rel), Table: f.table, Crawl: f.crawl, Rows: f.rows})
+			r.Files = append(r.Files, RecordFile{Path: filepath.ToSlash(rel), Table: f.table, Crawl: f.crawl, Rows: f.rows, Size: f.n})
 		}
 	}
 	return r, nil

@@ -30,4 +30,8 @@ var (
 	// were committed again afterwards (Index.Conflicts): their rows would
 	// count twice.
 	ErrConflict = errors.New("schema: runs committed again after a compaction absorbed them (their rows are in both); rebuild into a fresh output folder")
+	// ErrDamaged is wrapped by TableFiles when a committed file of the
+	// table is missing or not the size its completion record says
+	// (Index.Damaged): reading on would count rows short.
+	ErrDamaged = errors.New("schema: committed files are damaged")
 )

@@ -84,6 +84,7 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 	if err := t.ds.usable(); err != nil {
 		return err
 	}
+	cleanRows(rows)
 	maxRows := t.ds.opts.RowGroupRows
 	for len(rows) > 0 {
 		crawl := rows[0].crawl()

@@ -136,6 +136,12 @@ func tableOf(row any) string {
 		return string(schema.Bots)
 	case schema.SiteBotRow:
 		return string(schema.SiteBots)
+	case schema.GroupRow:
+		return string(schema.Groups)
+	case schema.DirectiveRow:
+		return string(schema.Directives)
+	case schema.SiteHistoryRow:
+		return string(schema.SiteHistory)
 	}
 	panic("tableOf: add the row type")
 }

@@ -76,7 +76,7 @@ func Lock(root string, exclusive bool) (*DirLock, error) {
 	_, statErr := os.Stat(abs)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	dir := filepath.Join(abs, "_robotstat")
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	if err := mkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("schema: creating %s: %w", dir, err)
 	}
 	l, err := lockFile(abs, exclusive)

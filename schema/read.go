@@ -57,12 +57,20 @@ func TableFiles(root string, t TableName) ([]File, error) {
 // TableFiles is the package function TableFiles over the index's root and
 // records. It also returns how many *.parquet files of the table no record
 // names (uncommitted: a killed run's, or copied in by hand), which it
-// leaves out.
+// leaves out. A committed file of the table that is missing or not the
+// size its record says fails it (ErrDamaged, see Index.Damaged).
 func (ix *Index) TableFiles(t TableName) (files []File, uncommitted int, err error) {
 	if len(ix.Conflicts) > 0 {
 		return nil, 0, fmt.Errorf("%w: %s", ErrConflict, strings.Join(ix.Conflicts, ", "))
 	}
 	root := ix.Root
+	dmg, err := ix.Damaged(false, t)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(dmg) > 0 {
+		return nil, 0, damagedErr(root, dmg)
+	}
 	dir := filepath.Join(root, string(t))
 	parts, err := os.ReadDir(dir)
 	if err != nil {

@@ -74,6 +74,10 @@ type RecordFile struct {
 	Table TableName `json:"table"`
 	Crawl string    `json:"crawl,omitempty"`
 	Rows  int64     `json:"rows"`
+	// Size is the file's length in bytes; 0 in records written before
+	// robotstat recorded it, whose files are checked only for being there
+	// and not empty (Index.Damaged).
+	Size int64 `json:"size,omitempty"`
 }
 
 // Values of Record.State.
@@ -111,6 +115,9 @@ type Index struct {
 	// the next Sweep).
 	files    map[string]bool
 	absorbed map[string]bool
+	// named maps every committed, unabsorbed file to what its record
+	// says of it and the run that names it, for Damaged.
+	named map[string]namedFile
 	// absorbedBy maps an absorbed run's id to the compaction's.
 	absorbedBy map[string]string
 	// recordTemps are the hidden temporary files of records in the
@@ -122,7 +129,7 @@ type Index struct {
 // records (nothing committed yet) gives an empty index. A record that
 // cannot be read or parsed is an error naming it.
 func ReadIndex(root string) (*Index, error) {
-	ix := &Index{Root: root, Runs: map[string]*Record{}, files: map[string]bool{}, absorbed: map[string]bool{}, absorbedBy: map[string]string{}}
+	ix := &Index{Root: root, Runs: map[string]*Record{}, files: map[string]bool{}, absorbed: map[string]bool{}, absorbedBy: map[string]string{}, named: map[string]namedFile{}}
 	dir := filepath.Join(root, filepath.FromSlash(RecordDir))
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -176,6 +183,7 @@ func ReadIndex(root string) (*Index, error) {
 				ix.absorbed[f.Path] = true
 			} else {
 				ix.files[f.Path] = true
+				ix.named[f.Path] = namedFile{f, r}
 			}
 		}
 	}

@@ -104,7 +104,8 @@ func (t *TableWriter[T]) Rows() int64 {
 // Write appends rows to the table, each to the file of its crawl
 // (rows[i].Crawl). The rows are encoded before Write returns: the caller may
 // reuse the slice, the strings' backing memory and anything the rows point
-// to. Rows of a batch usually share a crawl; consecutive rows of the same
+// to. A string that is not UTF-8 is written escaped (utf8.go), and the row's
+// field is replaced with the escaped string. Rows of a batch usually share a crawl; consecutive rows of the same
 // crawl are written in one call to the Parquet writer.
 //
 // An error is an environment failure (a full disk, an unwritable
@@ -120,6 +121,7 @@ func (t *TableWriter[T]) Write(rows []T) error {
 	if err := t.ds.usable(); err != nil {
 		return err
 	}
+	cleanRows(rows)
 	for len(rows) > 0 {
 		crawl := rows[0].crawl()
 		n := 1

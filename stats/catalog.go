@@ -134,6 +134,7 @@ func (c *Catalog) Lookup(tok []byte) (Bot, bool) {
 //   - JSON, as the embedded catalog.json: an object with "format":
 //     "robotstat-bot-catalog", a "version" and "bots", a list of
 //     {"token", "operator", "category"} with optional "source" and "checked";
+//     or that list alone, a JSON array, whose version is "custom";
 //   - CSV with a header line naming the columns token, operator and category,
 //     and optionally source and checked (in any order; other columns are
 //     ignored). Its version is "custom".
@@ -164,6 +165,16 @@ func ReadCatalog(r io.Reader) (*Catalog, error) {
 		if f.Version == "" {
 			return nil, fmt.Errorf("%w: no version", ErrCatalogFormat)
 		}
+	} else if first == '[' {
+		// A JSON list of bots alone, without the object around it: JSON
+		// all the same (read as CSV it was "CSV header lacks column
+		// token").
+		dec := json.NewDecoder(br)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f.Bots); err != nil {
+			return nil, fmt.Errorf("%w: a JSON list of bots: %w", ErrCatalogFormat, err)
+		}
+		f.Version = "custom"
 	} else {
 		f.Version = "custom"
 		f.Bots, err = readCatalogCSV(br)

@@ -148,6 +148,9 @@ func TestReadCatalog(t *testing.T) {
 	}{
 		{"json", `{"format":"robotstat-bot-catalog","version":"9","bots":[{"token":"FooBot","operator":"Foo","category":"seo"}]}`, nil, 1},
 		{"csv", "token,operator,category\nFooBot,Foo,seo\n# comment\nBarBot,\"Bar, Inc.\",other\n", nil, 2},
+		// Issue 26.7: a JSON list was read as CSV ("CSV header lacks column token").
+		{"json_list", `[{"token":"FooBot","operator":"Foo","category":"seo"},{"token":"BarBot","operator":"Bar","category":"other"}]`, nil, 2},
+		{"json_list_unknown_field", `[{"token":"FooBot","operator":"Foo","category":"seo","x":1}]`, ErrCatalogFormat, 0},
 		{"csv_reordered_bom", "\uFEFFcategory,token,operator,extra\nsearch,FooBot,Foo,x\n", nil, 1},
 		{"empty", "  \n", ErrCatalogEmpty, 0},
 		{"json_wrong_format", `{"format":"x","version":"1","bots":[]}`, ErrCatalogFormat, 0},

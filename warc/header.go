@@ -40,8 +40,16 @@ const (
 	fTruncated
 	fIdentifiedType
 	fContentType
+	fPayloadLength
 	numFields
 )
+
+// PayloadLengthField names the extension field robotstat scan writes on a
+// response record whose block holds only part of its payload
+// (WARC-Truncated): the payload's true length in bytes, as counted when
+// it was fetched (up to its count limit). No standard field says this;
+// ISO 28500 section 5 lets a record carry fields of its own.
+const PayloadLengthField = "Robotstat-Payload-Length"
 
 func (h *Header) field(f int) []byte {
 	s := h.at[f]
@@ -84,6 +92,10 @@ func (h *Header) IdentifiedType() []byte { return h.field(fIdentifiedType) }
 // ("application/http; msgtype=response").
 func (h *Header) ContentType() []byte { return h.field(fContentType) }
 
+// PayloadLength is the PayloadLengthField extension field: the payload's
+// true length where the block holds less of it.
+func (h *Header) PayloadLength() []byte { return h.field(fPayloadLength) }
+
 // CopyTo makes dst a copy of h that owns its bytes, reusing the memory of
 // dst.Raw: it does not allocate once dst.Raw is as long as h.Raw.
 func (h *Header) CopyTo(dst *Header) {
@@ -94,7 +106,8 @@ func (h *Header) CopyTo(dst *Header) {
 
 // parse fills h from raw, the header's lines (version line first, no blank
 // line). It returns false, with the offending line (nil when the field is
-// missing), when Content-Length is missing or not a decimal.
+// missing), when Content-Length is missing, not a decimal, or given twice
+// with different values.
 func (h *Header) parse(raw []byte) (bad []byte, ok bool) {
 	*h = Header{Raw: raw, ContentLength: -1}
 	eol := lineEnd(raw, 0)
@@ -125,7 +138,12 @@ func (h *Header) parse(raw []byte) (bad []byte, ok bool) {
 		case 14:
 			if ascii.EqualFold(name, "Content-Length") {
 				n, ok := ascii.ParseDecimal(raw[va:vb])
-				if !ok {
+				if !ok || (h.ContentLength >= 0 && n != h.ContentLength) {
+					// Two different lengths: which one frames the
+					// record cannot be told, and taking the last
+					// swallowed the records after it. RFC 9110 section
+					// 8.6 lets a recipient accept repeated equal values
+					// only, and so does this reader.
 					return line, false
 				}
 				h.ContentLength = n
@@ -146,6 +164,10 @@ func (h *Header) parse(raw []byte) (bad []byte, ok bool) {
 		case 19:
 			if ascii.EqualFold(name, "WARC-Payload-Digest") {
 				f = fPayloadDigest
+			}
+		case 24:
+			if ascii.EqualFold(name, PayloadLengthField) {
+				f = fPayloadLength
 			}
 		case 28:
 			if ascii.EqualFold(name, "WARC-Identified-Payload-Type") {

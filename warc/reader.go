@@ -325,7 +325,16 @@ func (w *Reader) readHeader() bool {
 	w.off = w.locate(start)
 	w.cut, w.aligned, w.overrun = false, false, false
 	w.sc = w.sc[:0]
+	aligned := w.Boundary != nil && w.Boundary(start-1) == start
 	for {
+		if len(w.sc) > 0 && w.nextRecordBegins(aligned) {
+			// The header ended without its blank line where the next
+			// record begins: its "WARC/" line, or (records compressed
+			// one per member) a member start. That line is left for
+			// the next record instead of being taken as this one's.
+			w.report(w.off, w.index, ErrHeaderNoEnd, w.sc[:min(len(w.sc), MaxExcerpt)])
+			return false
+		}
 		line, err := w.br.ReadSlice('\n')
 		w.pos += int64(len(line))
 		if err == bufio.ErrBufferFull || len(w.sc)+len(line) > maxHeader {
@@ -350,7 +359,7 @@ func (w *Reader) readHeader() bool {
 		}
 		if len(w.sc) > 0 && !isFieldLine(line) {
 			// A line that is not a field before any blank line: the header
-			// ran into the block. Leave that line for resynchronisation.
+			// ran into the block; resynchronisation goes on after that line.
 			w.report(w.off, w.index, ErrHeaderNoEnd, line[:min(len(line), MaxExcerpt)])
 			return false
 		}
@@ -361,8 +370,19 @@ func (w *Reader) readHeader() bool {
 	}
 	w.gap = false
 	w.left = w.hdr.ContentLength
-	w.aligned = w.Boundary != nil && w.Boundary(start-1) == start
+	w.aligned = aligned
 	return true
+}
+
+// nextRecordBegins reports, at the start of a header line, that the next
+// record begins there: the line starts with "WARC/", or a header that
+// began at a member start (aligned) has reached the next member.
+func (w *Reader) nextRecordBegins(aligned bool) bool {
+	b, _ := w.br.Peek(len(warcPrefix)) // an error is ReadSlice's to see
+	if bytes.Equal(b, warcPrefix) {
+		return true
+	}
+	return aligned && len(b) > 0 && w.Boundary(w.pos-1) == w.pos
 }
 
 func isBlankLine(line []byte) bool {

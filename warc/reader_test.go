@@ -367,3 +367,76 @@ func (s *testStream) boundary(pos int64) int64 {
 	}
 	return -1
 }
+
+// TestReaderNothingLostSilently holds issue 26.4's framing cases: a record
+// whose header names two different Content-Lengths is rejected (RFC 9110
+// section 8.6: a recipient may accept repeated identical values only; the
+// last one once won and swallowed the five good records after it), and a
+// header without its blank line ends where the next record's "WARC/"
+// line, or in a per-record-compressed file the next member, begins,
+// instead of taking that line as its own and losing the next record.
+func TestReaderNothingLostSilently(t *testing.T) {
+	good := robotsResp("a.example", "x")
+	var five []byte
+	for range 5 {
+		five = cat(five, good)
+	}
+	cl := "Content-Length: " + itoa(int64(len(httpResp("HTTP/1.1 200 OK", []byte("x"))))) + "\r\n"
+	twoCL := bytes.Replace(good, []byte(cl), []byte(cl+"Content-Length: 999999\r\n"), 1)
+	sameCL := bytes.Replace(good, []byte(cl), []byte(cl+cl), 1)
+	noBlank := []byte("WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: https://c.example/robots.txt\r\nContent-Length: 0\r\n")
+	noBlankBlock := []byte("WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 26\r\nUser-agent: *\r\nDisallow: /\r\n")
+	tests := []struct {
+		name    string
+		parts   [][]byte // one member each when members is set
+		members bool
+		records int
+		want    []report
+	}{
+		{"conflicting_content_lengths", [][]byte{twoCL, five}, false, 5, []report{{0, 0, ErrContentLength}}},
+		{"conflicting_content_lengths_members", [][]byte{twoCL, good, good, good, good, good}, true, 5, []report{{0, 0, ErrContentLength}}},
+		{"repeated_equal_content_lengths", [][]byte{sameCL, good}, false, 2, nil},
+		{"no_blank_line_then_record", [][]byte{noBlank, good}, false, 1, []report{{0, 0, ErrHeaderNoEnd}}},
+		{"no_blank_line_then_record_members", [][]byte{noBlank, good}, true, 1, []report{{0, 0, ErrHeaderNoEnd}}},
+		{"no_blank_line_block_of_fields_members", [][]byte{noBlankBlock, good}, true, 1, []report{{0, 0, ErrHeaderNoEnd}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := cat(tc.parts...)
+			var members []int64
+			if tc.members {
+				at := int64(0)
+				for _, p := range tc.parts {
+					members = append(members, at)
+					at += int64(len(p))
+				}
+			}
+			s := newTestStream(data, members, nil)
+			var got []report
+			w := NewReader(s)
+			if tc.members {
+				w.Boundary = s.boundary
+			}
+			w.Report = func(off, rec int64, err error, ex []byte) { got = append(got, report{off, rec, err}) }
+			n := 0
+			for w.Next() {
+				block, _, err := w.ReadBlock(nil, 1<<20)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.HasSuffix(block, []byte("\r\n\r\nx")) {
+					t.Errorf("record %d: block %q", w.Index(), block)
+				}
+				n++
+			}
+			if w.Err() != nil || n != tc.records || len(got) != len(tc.want) {
+				t.Fatalf("%d records, reports %v (err %v); want %d, %v", n, got, w.Err(), tc.records, tc.want)
+			}
+			for i := range got {
+				if !errors.Is(got[i].err, tc.want[i].err) || got[i].offset != tc.want[i].offset || got[i].record != tc.want[i].record {
+					t.Errorf("report %d: %v, want %v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -101,8 +102,9 @@ type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
 	cpuprofile, memprofile                                                  string
 	botsReplace, quiet, strict, json, google429, redo                       bool
-	workers, parseLimit, memoryLimitMiB, errors                             int
+	workers, parseLimit, memoryLimitMiB, errors, zstdWindowMiB              int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
+	minRate                                                                 float64
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
 	crawls *crawlFlags
@@ -156,6 +158,8 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", pipeline.DefaultConnectTimeout, "http(s) inputs: give up a try that has no connection after `DURATION` (retried)")
 	fs.DurationVar(&f.headerTimeout, "header-timeout", pipeline.DefaultHeaderTimeout, "http(s) inputs: give up a try that has no response header `DURATION` after connecting (retried)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", pipeline.DefaultIdleTimeout, "http(s) inputs: give up a try whose body sends nothing for `DURATION` (resumed)")
+	fs.IntVar(&f.zstdWindowMiB, "zstd-window", pipeline.DefaultZstdWindow>>20, "read zstd frames whose window is at most `MiB` (zstd --long=31 writes 2048); each input read at once may hold one window")
+	fs.Float64Var(&f.minRate, "min-rate", pipeline.DefaultMinRate, "http(s) inputs: give up a try whose body brings under `BYTES` a second over an --idle-timeout (resumed; -1: no minimum)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.IntVar(&f.errors, "errors", 10, "print the first `N` located input errors on stderr (0: none; every error is in the errors table)")
 	fs.BoolVar(&f.strict, "strict", false, "stop at the first input error (inputs committed before it are kept)")
@@ -238,6 +242,12 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	if f.out == "" {
 		return cfg, usageErrorf(cmd, "--out must name a folder")
 	}
+	if f.minRate == 0 || f.minRate != f.minRate || math.IsInf(f.minRate, 0) {
+		return cfg, usageErrorf(cmd, "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
+	}
+	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
+		return cfg, usageErrorf(cmd, "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
+	}
 	tables, err := schema.ParseTables(f.tables)
 	if err != nil {
 		return cfg, usageErrorf(cmd, "--tables: %v", err)
@@ -279,6 +289,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 		Workers: f.workers, Shard: shard, Crawl: f.crawl, Responses: responses, Strict: f.strict,
 		Fields: fields, ManifestBase: f.manifestBase, Stdin: m.Stdin, MaxDiagnostics: f.errors,
 		ConnectTimeout: f.connectTimeout, HeaderTimeout: f.headerTimeout, IdleTimeout: f.idleTimeout,
+		ZstdWindow: int64(f.zstdWindowMiB) << 20, MinRate: f.minRate,
 		// A download that waits says so: the defaults spend 31 s on a
 		// refused connection before they give up.
 		OnRetry: (&retryPrinter{w: m.Stderr}).notice,

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -49,8 +50,8 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 	if f.retries < 1 {
 		return usageErrorf(cmd, "--retries must be at least 1 (one try, no retry), got %d", f.retries)
 	}
-	if f.rate == 0 || f.rate != f.rate {
-		return usageErrorf(cmd, "--rate must be positive, or -1 for no limit, got %v", f.rate)
+	if f.rate == 0 || f.rate != f.rate || math.IsInf(f.rate, 0) || (f.rate > 0 && f.rate < 1.0/86400) {
+		return usageErrorf(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
 	}
 	if crawl != "" {
 		for _, in := range inputs {

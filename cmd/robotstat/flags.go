@@ -26,7 +26,11 @@ func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, usage string) ([]s
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				printUsage(fs, w, usage)
+				out := &errWriter{w: w}
+				printUsage(fs, out, usage)
+				if out.err != nil {
+					return nil, fmt.Errorf("%s --help: writing: %w", fs.Name(), out.err)
+				}
 				return nil, errHelp
 			}
 			return nil, usageErrorf(fs.Name(), "%s\n%s", flagError(err), synopsis(usage))

@@ -6,9 +6,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/robotstat/robotstat/internal/textesc"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -96,11 +98,16 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	}
 	name := args[0]
 	switch name {
-	case "help", "-h", "-help", "--help":
-		m.usage(m.Stdout)
-		return nil
-	case "version", "--version":
-		fmt.Fprintln(m.Stdout, "robotstat", Version)
+	case "help", "-h", "-help", "--help", "version", "--version":
+		out := &errWriter{w: m.Stdout}
+		if name == "version" || name == "--version" {
+			fmt.Fprintln(out, "robotstat", Version)
+		} else {
+			m.usage(out)
+		}
+		if out.err != nil {
+			return fmt.Errorf("%s: writing: %w", strings.TrimLeft(name, "-"), out.err)
+		}
 		return nil
 	}
 	for _, c := range commands {
@@ -125,7 +132,8 @@ func (m *Main) usage(w io.Writer) {
 
 // report prints err to stderr in the one format every command uses.
 func (m *Main) report(err error) {
-	fmt.Fprintf(m.Stderr, "robotstat: %v\n", err)
+	// A file name in the message may hold control characters.
+	fmt.Fprintf(m.Stderr, "robotstat: %s\n", textesc.Lines(err.Error()))
 	if u, ok := asUsage(err); ok {
 		fmt.Fprintf(m.Stderr, "Try: %s\n", u.try())
 	}

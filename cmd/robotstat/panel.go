@@ -66,7 +66,7 @@ Examples:
 // --manifest-base, --fields, which a panel decides itself).
 var panelFlags = []string{
 	"out", "workers", "tables", "bots", "bots-replace", "shard", "parse-limit", "429-unreachable",
-	"connect-timeout", "header-timeout", "idle-timeout", "quiet", "errors", "strict", "redo", "json",
+	"connect-timeout", "header-timeout", "idle-timeout", "min-rate", "quiet", "errors", "strict", "redo", "json",
 	"memory-limit", "cpuprofile", "memprofile",
 	"cc-base", "downloads", "rate", "s3-endpoint", "s3-region", "s3-credentials", "retries",
 }

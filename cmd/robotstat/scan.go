@@ -50,7 +50,7 @@ type scanFlags struct {
 	top, concurrency                    int
 	schemes, userAgent, timeout, testCA string
 	warcSize                            int64
-	fetchOnly                           bool
+	fetchOnly, allowPrivate             bool
 	resolve                             stringList
 }
 
@@ -79,6 +79,7 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", scan.DefaultConcurrency, "fetch `N` hosts at once (one request at a time per host)")
 	fs.StringVar(&f.timeout, "timeout", "", "fetch timeouts: a total `DURATION`, or connect=D,tls=D,header=D,total=D (default connect=10s,tls=10s,header=20s,total=30s)")
 	fs.Var(&f.resolve, "resolve", "point `HOST[:PORT]=ADDR:PORT` (HOST may be *) at an address, as curl --resolve; repeatable")
+	fs.BoolVar(&f.allowPrivate, "allow-private", false, "also fetch loopback, private and link-local addresses that the DNS, the host list or a redirect names (refused by default, counted as \"blocked\"; --resolve targets are always fetched)")
 	fs.StringVar(&f.testCA, "test-ca", "", "also trust the CA certificates in PEM `FILE` (for test servers)")
 	fs.Int64Var(&f.warcSize, "warc-size", scan.DefaultFileSize, "start a new WARC file past `BYTES`")
 	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (later: robotstat analyze --responses all --out DIR DIR/warc)")
@@ -109,6 +110,7 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 	cfg.UserAgent = f.userAgent
 	cfg.Concurrency = f.concurrency
 	cfg.FileSize = f.warcSize
+	cfg.AllowPrivate = f.allowPrivate
 	cfg.Software = "robotstat/" + Version + " (+" + projectURL + ")"
 	cfg.Options = "robotstat scan " + strings.Join(cmdline, " ")
 	var err error

@@ -31,6 +31,11 @@ same --manifest-base, --cc-base, --sample, --segments and --shard), it also
 lists the inputs left: those without a record, which a rerun of that command
 reads. A rerun reads the failed and partial ones again too.
 
+It checks that every committed file is there with the size its record
+says (--verify: and the rows), and names each damaged one (deleted,
+emptied, cut) with what to run to make it whole; readers refuse a table
+with a damaged file.
+
 It also counts the files a killed robotstat left (a commit or compaction
 killed between its renames and its record, or before it removed what it
 replaced): robotstat's readers skip them, a query that globs *.parquet
@@ -48,6 +53,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	manifestBase := fs.String("manifest-base", "", "as for analyze: `URL` or folder prefixed to relative lines of a manifest")
 	shardFlag := fs.String("shard", "", "as for analyze: only the inputs of shard `i/n`, or auto")
+	verify := fs.Bool("verify", false, "also read every committed file's Parquet footer and compare its rows with its record (a read per file; without it, a stat)")
 	var crawls crawlFlags
 	crawls.register(fs)
 	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
@@ -81,24 +87,33 @@ func (m *Main) status(ctx context.Context, args []string) error {
 			return fmt.Errorf("status: listing the inputs: %w", err)
 		}
 	}
-	rep, err := runs.ReadStatus(dir, units)
+	rep, err := runs.ReadStatusChecked(dir, units, *verify)
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
+	out := &errWriter{w: m.Stdout}
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		enc.Encode(rep)
+	} else {
+		printStatus(out, rep)
 	}
-	printStatus(m.Stdout, rep)
+	if out.err != nil {
+		return fmt.Errorf("status: writing: %w", out.err)
+	}
 	return nil
 }
 
 // printStatus writes the report as text: the counts, then every input
 // that is not done.
 func printStatus(w io.Writer, r *runs.Status) {
-	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left; sites %s\n", r.Dir,
-		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[runs.StatePartial], r.Counts[runs.StateLeft], r.Sites)
+	damaged := ""
+	if n := r.Counts[runs.StateDamaged]; n > 0 {
+		damaged = fmt.Sprintf(", %d damaged", n)
+	}
+	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left%s; sites %s\n", r.Dir,
+		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[runs.StatePartial], r.Counts[runs.StateLeft], damaged, r.Sites)
 	for _, in := range r.Inputs {
 		if c := in.Panel; c != nil {
 			fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
@@ -107,9 +122,14 @@ func printStatus(w io.Writer, r *runs.Status) {
 		case schema.RecordDone:
 		case runs.StateLeft:
 			fmt.Fprintf(w, "left     %s\n", in.Input)
+		case runs.StateDamaged:
+			fmt.Fprintf(w, "damaged  %s: %s\n", in.Input, in.Error)
 		default:
 			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
 		}
+	}
+	for _, d := range r.Damaged {
+		fmt.Fprintf(w, "damaged  %s: %s: %s\n", d.Path, d.Why, d.Redo)
 	}
 	if len(r.Conflicts) > 0 {
 		fmt.Fprintf(w, "conflict: %d %s committed again after robotstat compact merged %s rows, which are now in two places (%s); readers refuse %s: analyze the inputs into a fresh --out\n",

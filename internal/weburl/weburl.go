@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -25,7 +26,7 @@ import (
 // Split returns the scheme (lower case), host (see the package
 // documentation) and port (as written, "" when absent) of an absolute URL,
 // or of a scheme-relative one ("//host/..."). It never fails: parts it
-// cannot find are empty. For an ASCII URL whose scheme and host are in
+// cannot find are empty, and so is a host that is not UTF-8. For an ASCII URL whose scheme and host are in
 // lower case the strings alias rawURL and nothing is allocated.
 func Split(rawURL string) (scheme, host, port string) {
 	rest := rawURL
@@ -57,6 +58,12 @@ func Split(rawURL string) (scheme, host, port string) {
 	}
 	host = strings.TrimSuffix(host, ".")
 	switch {
+	case !utf8.ValidString(host):
+		// Bytes that are not UTF-8 name no host: IDNA read them as
+		// U+FFFD and invented one (bad\xff\xfe.example.com became
+		// xn--bad-7t7sa.example.com). The WHATWG URL parser fails such a
+		// host too (host-invalid-code-point).
+		host = ""
 	case !isASCII(host):
 		if a, err := idna.Lookup.ToASCII(host); err == nil {
 			host = a
@@ -114,6 +121,9 @@ func NormalizeHost(name string) (string, error) {
 	}
 	if strings.ContainsAny(s, "/:@?# ") {
 		return "", fmt.Errorf("%w: %q (give a bare host, without scheme, port or path)", ErrHost, capString(name, 80))
+	}
+	if !utf8.ValidString(s) {
+		return "", fmt.Errorf("%w: %q is not UTF-8", ErrHost, capString(name, 80))
 	}
 	a, err := idna.Lookup.ToASCII(s)
 	if err != nil {

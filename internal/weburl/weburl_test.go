@@ -15,6 +15,9 @@ func TestSplit(t *testing.T) {
 		{"//example.org/robots.txt", "", "example.org", ""},
 		{"example.org/robots.txt", "", "", ""},
 		{"http://example.com:/robots.txt", "http", "example.com", ""},
+		// Issue 26.5: bytes that are not UTF-8 became an invented host,
+		// xn--bad-7t7sa.example.com.
+		{"https://bad\xff\xfe.example.com/robots.txt", "https", "", ""},
 	} {
 		s, h, p := Split(tc.url)
 		if s != tc.scheme || h != tc.host || p != tc.port {
@@ -34,7 +37,7 @@ func TestNormalizeHost(t *testing.T) {
 			t.Errorf("NormalizeHost(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", ".", "https://example.com", "example.com/robots.txt", "example.com:8080", "a b.example"} {
+	for _, bad := range []string{"", ".", "https://example.com", "example.com/robots.txt", "example.com:8080", "a b.example", "bad\xff\xfe.example.com"} {
 		if h, err := NormalizeHost(bad); !errors.Is(err, ErrHost) {
 			t.Errorf("NormalizeHost(%q) = %q, %v; want ErrHost", bad, h, err)
 		}

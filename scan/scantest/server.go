@@ -42,6 +42,10 @@ type Case struct {
 // BigBody is the size of big.test's and bigchunked.test's bodies.
 const BigBody = 5 << 20
 
+// TinyChunksBody is the size of tinychunks.test's body, sent in chunks of
+// one byte (the size issue 26 met: 796,454 bytes).
+const TinyChunksBody = 796454
+
 // Robots is the body ok.test serves.
 const Robots = "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n"
 
@@ -66,8 +70,10 @@ var Cases = []Case{
 	{Host: "resetbody.test", Outcome: "unreachable", Error: "reset", Fetches: 2, HTTPSFails: true},
 	{Host: "big.test", Outcome: "parsed", Fetches: 1},
 	{Host: "bigchunked.test", Outcome: "parsed", Fetches: 1},
+	{Host: "tinychunks.test", Outcome: "parsed", Fetches: 1},
 	{Host: "html.test", Outcome: "parsed", Fetches: 1},
-	{Host: "httponly.test", Outcome: "parsed", Fetches: 2, HTTPSFails: true}, // port 443 speaks plain HTTP
+	{Host: "toloopback.test", Outcome: "unreachable", Error: "blocked", Fetches: 2}, // 302 to http://127.0.0.1:PORT/robots.txt
+	{Host: "httponly.test", Outcome: "parsed", Fetches: 2, HTTPSFails: true},        // port 443 speaks plain HTTP
 	{Host: "refused.test", Outcome: "unreachable", Error: "connect", Fetches: 2, HTTPSFails: true},
 	{Host: "garbage.test", Outcome: "unreachable", Error: "protocol", Fetches: 2, HTTPSFails: true},
 	{Host: "nxdomain.test", Outcome: "unreachable", Error: "dns", Fetches: 1},
@@ -260,6 +266,26 @@ func (s *Servers) serve(w http.ResponseWriter, r *http.Request) {
 			w.Write(b[:n])
 			b = b[n:]
 		}
+	case "tinychunks.test":
+		// TinyChunksBody bytes in 1-byte chunks, written raw: a server
+		// that flushes every byte.
+		c, bw, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		bw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+		for _, b := range bigBody()[:TinyChunksBody] {
+			bw.WriteString("1\r\n")
+			bw.WriteByte(b)
+			bw.WriteString("\r\n")
+		}
+		bw.WriteString("0\r\n\r\n")
+		bw.Flush()
+	case "toloopback.test":
+		// A redirect into the scanning machine: its own loopback
+		// address, which no --resolve rule maps.
+		redirect(302, "http://"+s.HTTP.Listener.Addr().String()+"/robots.txt")
 	case "html.test":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<!DOCTYPE html>\n<html><head><title>Welcome</title></head><body><p>Not a robots.txt</p></body></html>\n"))
