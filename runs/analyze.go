@@ -231,7 +231,7 @@ func (r *Result) fill(sum *pipeline.Summary, uw *unitWriter, workers []*worker, 
 		r.Rows[string(t)] = n
 	}
 	r.ParquetFiles, r.Committed = uw.files, uw.committed
-	r.Replaced = uw.replaced
+	r.Replaced, r.Repaired = uw.replaced, uw.repaired
 	r.Coverage = uw.coverage
 	r.NotHosts, r.NotHostExamples, r.OtherResponses = sum.NotHosts, sum.NotHostExamples, sum.OtherResponses
 	r.Empty, r.EmptyExamples = sum.Empty, sum.EmptyExamples

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -316,5 +317,94 @@ func TestErrorRows(t *testing.T) {
 	}
 	if e := rows[2]; e.Class != "input" || e.Source != "in.warc.gz" || e.Message != "cut" || e.Input != "in.warc.gz" {
 		t.Errorf("row 2 (the failure): %+v", e)
+	}
+}
+
+// TestAnalyzeRepairsDamaged (issue 26.3): a plain rerun reads again a unit
+// one of whose committed files is missing, emptied or cut, and only that
+// one, and gives back the rows of the first run; status no longer calls
+// anything damaged. Before, the rerun skipped it as done and the readers
+// refused the table until --redo.
+func TestAnalyzeRepairsDamaged(t *testing.T) {
+	inputs := fixtures(t)
+	ctx := context.Background()
+	for _, damage := range []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"deleted", os.Remove},
+		{"emptied", func(p string) error { return os.Truncate(p, 0) }},
+		{"cut", func(p string) error {
+			st, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			return os.Truncate(p, st.Size()-1)
+		}},
+	} {
+		t.Run(damage.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			if _, err := runs.Analyze(ctx, config(dir), inputs); err != nil {
+				t.Fatal(err)
+			}
+			want := tables(t, dir)
+			parts, err := filepath.Glob(filepath.Join(dir, "agents", "*", "*.parquet"))
+			if err != nil || len(parts) != 4 {
+				t.Fatalf("agents files: %v %v", parts, err)
+			}
+			if err := damage.do(parts[1]); err != nil {
+				t.Fatal(err)
+			}
+			st, err := runs.ReadStatusChecked(dir, nil, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(st.Damaged) != 1 {
+				t.Fatalf("status names %d damaged files, want 1: %+v", len(st.Damaged), st.Damaged)
+			}
+
+			r, err := runs.Analyze(ctx, config(dir), inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Repaired != 1 || r.Committed != 1 || r.Skipped != 3 {
+				t.Errorf("rerun: repaired %d, committed %d, skipped %d; want 1, 1, 3", r.Repaired, r.Committed, r.Skipped)
+			}
+			sameTables(t, "after the repair", tables(t, dir), want)
+			if st, err = runs.ReadStatusChecked(dir, nil, false); err != nil || len(st.Damaged) != 0 {
+				t.Errorf("status after the repair: %v, damaged %+v", err, st.Damaged)
+			}
+		})
+	}
+}
+
+// TestSitesUpToDateNoticesDamage: the sites tables are up to date only
+// while their own files are there as committed; a deleted site_bots file
+// makes them out of date (before, status said "sites up to date" and
+// report read the rest).
+func TestSitesUpToDateNoticesDamage(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	ctx := context.Background()
+	if _, err := runs.Analyze(ctx, config(dir), fixtures(t)); err != nil {
+		t.Fatal(err)
+	}
+	if runs.SitesUpToDate(dir) {
+		t.Fatal("up to date before robotstat sites ran")
+	}
+	if _, err := reduce.Sites(ctx, reduce.Options{Dir: dir, Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if !runs.SitesUpToDate(dir) {
+		t.Fatal("not up to date right after robotstat sites")
+	}
+	parts, err := filepath.Glob(filepath.Join(dir, "site_bots", "*", "*.parquet"))
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("site_bots files: %v %v", parts, err)
+	}
+	if err := os.Remove(parts[0]); err != nil {
+		t.Fatal(err)
+	}
+	if runs.SitesUpToDate(dir) {
+		t.Error("up to date with a site_bots file deleted")
 	}
 }

@@ -32,11 +32,14 @@ type Result struct {
 	// them), Skipped those Dir already held (resume), Failed those that
 	// could not be read to their end (their rows before the failure are
 	// kept), Replaced the units read again because Dir held them with
-	// other options, by the option that differed (OptionDiff).
+	// other options, by the option that differed (OptionDiff), Repaired
+	// those read again because a file their record names was missing,
+	// emptied or cut (schema.Index.Damaged).
 	Committed int            `json:"inputs_committed"`
 	Skipped   int            `json:"inputs_skipped"`
 	Failed    []Failure      `json:"inputs_failed,omitempty"`
 	Replaced  map[string]int `json:"inputs_replaced,omitempty"`
+	Repaired  int            `json:"inputs_repaired,omitempty"`
 	// NotHosts counts files of folders and tar archives not read because
 	// their names are not host names (NotHostExamples: the first few);
 	// OtherResponses the WARC responses not counted under

@@ -189,5 +189,15 @@ func sitesUpToDate(ix *schema.Index) bool {
 			return false
 		}
 	}
+	// Its own files must be there to be up to date (a stat each).
+	dmg, err := ix.Damaged(false, schema.ReduceTables()...)
+	if err != nil {
+		return false
+	}
+	for _, d := range dmg {
+		if d.RunID == reduce.RunID {
+			return false
+		}
+	}
 	return true
 }

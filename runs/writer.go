@@ -40,6 +40,11 @@ type unitWriter struct {
 	committed int
 	failures  []Failure
 	replaced  map[string]int      // option that differs -> units redone for it
+	// damaged names the units whose committed files are not what their
+	// records say (schema.Index.Damaged), with the first file's fault;
+	// repaired counts those read again.
+	damaged  map[string]string
+	repaired int
 	coverage  []pipeline.Coverage // of the panel units committed
 }
 
@@ -48,7 +53,19 @@ func newUnitWriter(ctx context.Context, opts schema.Options, workers []*worker, 
 	if err != nil {
 		return nil, err
 	}
-	return &unitWriter{ctx: ctx, opts: opts, workers: workers, name: name, ix: ix, redo: redo,
+	// A stat per committed file: what makes a unit done is that its rows
+	// are there, not only that its record is.
+	dmg, err := ix.Damaged(false)
+	if err != nil {
+		return nil, err
+	}
+	damaged := map[string]string{}
+	for _, d := range dmg {
+		if _, ok := damaged[d.RunID]; !ok && !d.Compaction {
+			damaged[d.RunID] = d.Path + ": " + d.Why
+		}
+	}
+	return &unitWriter{ctx: ctx, opts: opts, workers: workers, name: name, ix: ix, redo: redo, damaged: damaged,
 		inFlight: map[int]*unitOut{}, crawls: map[int]string{}, ids: map[string]bool{}, rows: map[schema.TableName]int64{}, replaced: map[string]int{}}, nil
 }
 
@@ -56,13 +73,24 @@ func (u *unitWriter) canonical(unit pipeline.Unit) string { return CanonicalUnit
 
 // skip is pipeline.Config.Skip: a unit is skipped when the dataset holds
 // a completed record of it (not a failed one) written with the same
-// options, the same schema version and at least the tables asked for.
+// options, the same schema version and at least the tables asked for, and
+// every file the record names is there with its size. A unit with a
+// missing, emptied or cut file is read again and its rows replaced, as
+// --redo would (its files belong to it alone; a damaged file of a
+// compaction is left to status and the readers, which name it).
 func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	if u.redo {
 		return false
 	}
-	rec := u.ix.Runs[UnitID(u.canonical(unit))]
+	id := UnitID(u.canonical(unit))
+	rec := u.ix.Runs[id]
 	if rec == nil || rec.State != schema.RecordDone {
+		return false
+	}
+	if _, bad := u.damaged[id]; bad {
+		u.mu.Lock()
+		u.repaired++
+		u.mu.Unlock()
 		return false
 	}
 	opts := unitOptions(u.opts, unit)

@@ -476,6 +476,9 @@ func (r *analyzeResult) print(w io.Writer) {
 	if r.Skipped > 0 {
 		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Dir)
 	}
+	if r.Repaired > 0 {
+		fmt.Fprintf(w, "robotstat: %d %s in %s had missing, emptied or cut files (robotstat status %s named them): read again, their rows replaced\n", r.Repaired, plural(r.Repaired, "input", "inputs"), r.Dir, r.Dir)
+	}
 	for _, why := range slices.Sorted(maps.Keys(r.Replaced)) {
 		n := r.Replaced[why]
 		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Dir, why)
