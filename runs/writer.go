@@ -39,13 +39,13 @@ type unitWriter struct {
 	files     int
 	committed int
 	failures  []Failure
-	replaced  map[string]int      // option that differs -> units redone for it
+	replaced  map[string]int // option that differs -> units redone for it
 	// damaged names the units whose committed files are not what their
 	// records say (schema.Index.Damaged), with the first file's fault;
 	// repaired counts those read again.
 	damaged  map[string]string
 	repaired int
-	coverage  []pipeline.Coverage // of the panel units committed
+	coverage []pipeline.Coverage // of the panel units committed
 }
 
 func newUnitWriter(ctx context.Context, opts schema.Options, workers []*worker, name func(string) string, redo bool) (*unitWriter, error) {
