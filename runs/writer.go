@@ -40,10 +40,8 @@ type unitWriter struct {
 	committed int
 	failures  []Failure
 	replaced  map[string]int // option that differs -> units redone for it
-	// damaged names the units whose committed files are not what their
-	// records say (schema.Index.Damaged), with the first file's fault;
-	// repaired counts those read again.
-	damaged  map[string]string
+	// repaired counts the units read again because a committed file of
+	// theirs is not what their record says (schema.Index.DamagedRun).
 	repaired int
 	coverage []pipeline.Coverage // of the panel units committed
 }
@@ -53,19 +51,7 @@ func newUnitWriter(ctx context.Context, opts schema.Options, workers []*worker, 
 	if err != nil {
 		return nil, err
 	}
-	// A stat per committed file: what makes a unit done is that its rows
-	// are there, not only that its record is.
-	dmg, err := ix.Damaged(false)
-	if err != nil {
-		return nil, err
-	}
-	damaged := map[string]string{}
-	for _, d := range dmg {
-		if _, ok := damaged[d.RunID]; !ok && !d.Compaction {
-			damaged[d.RunID] = d.Path + ": " + d.Why
-		}
-	}
-	return &unitWriter{ctx: ctx, opts: opts, workers: workers, name: name, ix: ix, redo: redo, damaged: damaged,
+	return &unitWriter{ctx: ctx, opts: opts, workers: workers, name: name, ix: ix, redo: redo,
 		inFlight: map[int]*unitOut{}, crawls: map[int]string{}, ids: map[string]bool{}, rows: map[schema.TableName]int64{}, replaced: map[string]int{}}, nil
 }
 
@@ -87,7 +73,10 @@ func (u *unitWriter) skip(unit pipeline.Unit) bool {
 	if rec == nil || rec.State != schema.RecordDone {
 		return false
 	}
-	if _, bad := u.damaged[id]; bad {
+	// A stat per file of the unit: what makes it done is that its rows are
+	// there, not only that its record is. An error stat-ing one (not its
+	// absence) reads it again too, and writing it will say what is wrong.
+	if why, err := u.ix.DamagedRun(id); why != "" || err != nil {
 		u.mu.Lock()
 		u.repaired++
 		u.mu.Unlock()

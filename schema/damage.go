@@ -82,6 +82,29 @@ func (ix *Index) Damaged(rows bool, tables ...TableName) ([]Damage, error) {
 	return out, nil
 }
 
+// DamagedRun is Damaged (sizes only) for the files of run id alone: what
+// is wrong with the first of them that is not what the record says, or ""
+// (also for a run the index does not hold, and for one a compaction
+// absorbed: its own files are gone by design, its rows are the
+// compaction's, which Damaged checks). A rerun asks it of each unit it
+// would skip, so a shard stats only its own units' files.
+func (ix *Index) DamagedRun(id string) (string, error) {
+	r := ix.Runs[id]
+	if r == nil || ix.absorbedBy[id] != "" {
+		return "", nil
+	}
+	for _, f := range r.Files {
+		why, err := checkFile(filepath.Join(ix.Root, filepath.FromSlash(f.Path)), f, false)
+		if err != nil || why != "" {
+			if why != "" {
+				why = f.Path + ": " + why
+			}
+			return why, err
+		}
+	}
+	return "", nil
+}
+
 func containsTable(ts []TableName, t TableName) bool {
 	for _, x := range ts {
 		if x == t {
