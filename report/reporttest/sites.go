@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/robotstat/robotstat/record"
@@ -27,12 +28,24 @@ type Site struct {
 // WriteSites runs the sites through the real Analyzer and Dataset writer into
 // a dataset under dir, its files marked as written by robotstat version.
 func WriteSites(dir string, sites []Site, version string) error {
+	return WriteSitesWithout(dir, sites, version)
+}
+
+// WriteSitesWithout is WriteSites for a run that leaves the tables in omit
+// unwritten, as analyze --tables does: their absence is recorded, not damage.
+func WriteSitesWithout(dir string, sites []Site, version string, omit ...schema.TableName) error {
 	so := stats.DefaultOptions()
 	a, err := stats.NewAnalyzer(so)
 	if err != nil {
 		return err
 	}
-	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "test", Version: version, Metadata: so.Metadata(), TableMetadata: so.TableMetadata()})
+	var tables []schema.TableName
+	for _, t := range schema.DefaultTables() {
+		if !slices.Contains(omit, t) {
+			tables = append(tables, t)
+		}
+	}
+	ds, err := schema.Create(schema.Options{Dir: dir, RunID: "test", Version: version, Metadata: so.Metadata(), TableMetadata: so.TableMetadata(), Tables: tables})
 	if err != nil {
 		return err
 	}
