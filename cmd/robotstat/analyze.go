@@ -394,7 +394,7 @@ func (m *Main) sitesAfterAnalyze(ctx context.Context, f analyzeFlags, res *analy
 		// Nothing to build from: say so rather than fail on the missing table.
 		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
 	default:
-		ss, err := m.buildSites(ctx, root)
+		ss, err := m.buildSites(ctx, root, f.workers)
 		if err != nil {
 			return err
 		}
