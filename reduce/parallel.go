@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
-
-	"github.com/robotstat/robotstat/schema"
 )
 
 // Running the steps of a loop at once (Options.Workers).
@@ -18,7 +16,8 @@ import (
 // to the real spills and tables in partition order once the steps before
 // it have been: every spill and table gets the same records and rows in
 // the same order as with one worker, so the output does not depend on
-// Options.Workers. At most Workers steps are started and not yet applied,
+// Options.Workers. A step encodes its own rows (writer.held): what the
+// loop does one step at a time is copying bytes. At most Workers steps are started and not yet applied,
 // so memory is Workers times a step's (its partition's state and its
 // output, about a partition's records), never the whole crawl.
 
@@ -63,45 +62,6 @@ func (b *bufSink) drainTo(s *spill) error {
 		start = end
 	}
 	b.buf, b.parts, b.ends = nil, nil, nil
-	return nil
-}
-
-// rowBuf holds a step's rows, in the order they came.
-type rowBuf struct {
-	sites  []schema.SiteRow
-	blocks []schema.BotsBlock
-	// order says which comes next: true a site row, false a block.
-	order []bool
-}
-
-func (r *rowBuf) site(row schema.SiteRow) error {
-	r.sites = append(r.sites, row)
-	r.order = append(r.order, true)
-	return nil
-}
-
-func (r *rowBuf) siteBots(b schema.BotsBlock) error {
-	r.blocks = append(r.blocks, b)
-	r.order = append(r.order, false)
-	return nil
-}
-
-func (r *rowBuf) drainTo(w rowSink) error {
-	var s, b int
-	for _, isSite := range r.order {
-		var err error
-		if isSite {
-			err = w.site(r.sites[s])
-			s++
-		} else {
-			err = w.siteBots(r.blocks[b])
-			b++
-		}
-		if err != nil {
-			return err
-		}
-	}
-	r.sites, r.blocks, r.order = nil, nil, nil
 	return nil
 }
 
@@ -154,13 +114,17 @@ func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) er
 			running.Add(1)
 			go func() {
 				defer running.Done()
-				out := &stepOut{sinks: make([]sink, len(outs)), rows: &rowBuf{}}
+				rows := c.out.held()
+				out := &stepOut{sinks: make([]sink, len(outs)), rows: rows}
 				for i := range outs {
 					out.sinks[i] = &bufSink{}
 				}
 				err := c.ctx.Err()
 				if err == nil {
 					err = step(p, out)
+				}
+				if err == nil {
+					err = rows.seal()
 				}
 				results[p] <- result{out, err}
 			}()
@@ -174,7 +138,7 @@ func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) er
 			err = r.out.sinks[i].(*bufSink).drainTo(outs[i])
 		}
 		if err == nil {
-			err = r.out.rows.(*rowBuf).drainTo(c.out)
+			err = r.out.rows.(*writer).release()
 		}
 		if err != nil {
 			break

@@ -31,12 +31,15 @@ type Options struct {
 
 // DefaultPartitionCaptures keeps a partition's maps (about 600 bytes per
 // capture in the worst stage, resolveSites's candidates, counting the
-// garbage collector's headroom) near 150 MiB: the whole step peaked at
-// 390 MB RSS with 333,000 captures a partition.
-const DefaultPartitionCaptures = 250_000
+// garbage collector's headroom) near 75 MiB, so that two workers hold what
+// one did before Options.Workers (partitions of 250,000 captures, 150 MiB:
+// the whole step peaked at 390 MB RSS with 333,000 captures a partition).
+// Each worker holds one partition.
+const DefaultPartitionCaptures = 125_000
 
-// maxPartitions bounds the partitions of a crawl: 1024 of 250,000 captures
-// are 256M captures, three times Common Crawl's largest robots.txt crawl.
+// maxPartitions bounds the partitions of a crawl: 1024 of 125,000 captures
+// are 128M captures, more than Common Crawl's largest robots.txt crawl
+// (92M).
 // Past it partitions grow, and memory with them. Spill files are open only
 // while read or written, so P costs buffers (spillBuffer per partition of
 // each kind written), not file descriptors.

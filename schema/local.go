@@ -53,6 +53,21 @@ import (
 type LocalWriter[T Row] struct {
 	t     *TableWriter[T]
 	parts map[string]*localPart[T] // by crawl
+	// held: row groups are kept, encoded, in pending until Release (a
+	// Held LocalWriter) or Commit (every LocalWriter's last ones, encoded
+	// at once by seal) hands them to the table in the order they were made.
+	held    bool
+	pending []encodedGroup
+}
+
+// encodedGroup is a row group a LocalWriter has encoded: a whole Parquet
+// file in memory, not yet handed to the table.
+type encodedGroup struct {
+	crawl string
+	buf   []byte
+	f     *parquet.File
+	rows  int64
+	whole bool // its dictionaries overflowed: a file of its own
 }
 
 // localPart is a LocalWriter's row group of one crawl: a Parquet file in
@@ -75,6 +90,78 @@ func (t *TableWriter[T]) Local() *LocalWriter[T] {
 	t.locals = append(t.locals, l)
 	t.mu.Unlock()
 	return l
+}
+
+// Held returns a new LocalWriter of the table that hands no row group to
+// the table until Release: it encodes them and keeps them in memory. It is
+// for goroutines whose rows must reach the table in an order of the
+// caller's (robotstat sites' steps, in partition order), and is not
+// shipped by Commit: call Release before. Nil for a nil TableWriter.
+func (t *TableWriter[T]) Held() *LocalWriter[T] {
+	if t == nil {
+		return nil
+	}
+	return &LocalWriter[T]{t: t, parts: make(map[string]*localPart[T]), held: true}
+}
+
+// Seal encodes the row groups the LocalWriter is filling, so that Release
+// has only to copy them; the encoding is done in the caller's goroutine.
+func (l *LocalWriter[T]) Seal() error {
+	if l == nil {
+		return nil
+	}
+	if err := l.seal(); err != nil {
+		return l.t.ds.fail(err)
+	}
+	return nil
+}
+
+// seal is Seal without failing the dataset. It takes no lock.
+func (l *LocalWriter[T]) seal() error {
+	held := l.held
+	l.held = true
+	err := l.shipAll(false)
+	l.held = held
+	return err
+}
+
+// Release hands every row group the LocalWriter holds (Held, Seal) to the
+// table, in the order they were encoded, and then those it is filling.
+// The LocalWriter may be used again.
+func (l *LocalWriter[T]) Release() error {
+	if l == nil {
+		return nil
+	}
+	if err := l.t.ds.usable(); err != nil {
+		return err
+	}
+	if err := l.release(false); err != nil {
+		return l.t.ds.fail(err)
+	}
+	if err := l.shipAll(false); err != nil {
+		return l.t.ds.fail(err)
+	}
+	return nil
+}
+
+// release hands the pending row groups to the table; locked says whether
+// the caller holds the table's lock.
+func (l *LocalWriter[T]) release(locked bool) error {
+	for i := range l.pending {
+		g := &l.pending[i]
+		var err error
+		if g.whole {
+			err = l.writeWhole(g.crawl, g.buf, g.rows, locked)
+		} else {
+			err = l.appendGroups(g.crawl, g.f, locked)
+		}
+		if err != nil {
+			return err
+		}
+		l.pending[i] = encodedGroup{}
+	}
+	l.pending = l.pending[:0]
+	return nil
 }
 
 // Write encodes rows into the LocalWriter's row groups, routing each row to
@@ -225,9 +312,15 @@ func (l *LocalWriter[T]) ship(p *localPart[T], locked bool) error {
 	if err != nil {
 		return fmt.Errorf("schema: reading back a row group of table %s: %w", t.name, err)
 	}
-	if p.w != nil && fellBack(f) {
-		err = l.writeWhole(p, locked)
-	} else {
+	whole := p.w != nil && fellBack(f)
+	switch {
+	case l.held:
+		// The bytes stay with the group: p starts on a new buffer.
+		l.pending = append(l.pending, encodedGroup{crawl: p.crawl, buf: p.buf.Bytes(), f: f, rows: p.rows, whole: whole})
+		p.buf = bytes.Buffer{}
+	case whole:
+		err = l.writeWhole(p.crawl, p.buf.Bytes(), p.rows, locked)
+	default:
 		err = l.appendGroups(p.crawl, f, locked)
 	}
 	if err != nil {
@@ -264,26 +357,26 @@ func (l *LocalWriter[T]) appendGroups(crawl string, f *parquet.File, locked bool
 	return nil
 }
 
-// writeWhole writes p's in-memory file, as it is, as a file of the table
-// in p's crawl. The lock is taken only to name the file and to add it to
-// the table's files; the bytes are written and synced without it.
-func (l *LocalWriter[T]) writeWhole(p *localPart[T], locked bool) error {
+// writeWhole writes an in-memory file of rows rows, as it is, as a file
+// of the table in crawl. The lock is taken only to name the file and to
+// add it to the table's files; the bytes are written and synced without it.
+func (l *LocalWriter[T]) writeWhole(crawl string, buf []byte, rows int64, locked bool) error {
 	t := l.t
 	if !locked {
 		t.mu.Lock()
 	}
-	af, err := t.newFile(p.crawl)
+	af, err := t.newFile(crawl)
 	if !locked {
 		t.mu.Unlock()
 	}
 	if err != nil {
 		return err
 	}
-	if _, err := af.Write(p.buf.Bytes()); err != nil {
+	if _, err := af.Write(buf); err != nil {
 		_ = af.remove() // the write's error is the one to report
 		return fmt.Errorf("schema: writing %s: %w", af.final, err)
 	}
-	af.rows = p.rows
+	af.rows = rows
 	if err := af.sync(); err != nil {
 		_ = af.remove() // the write's error is the one to report
 		return err

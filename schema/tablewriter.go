@@ -269,9 +269,24 @@ func (p *part[T]) write(rows []T, maxBytes int64) error {
 func (t *TableWriter[T]) lock()   { t.mu.Lock() }
 func (t *TableWriter[T]) unlock() { t.mu.Unlock() }
 
+// seals returns, for each of the table's LocalWriters, a function that
+// encodes the row groups it is filling (LocalWriter.seal); Commit runs
+// them at once before drain, so that the encoding of every worker's last
+// row groups is not done one after the other.
+func (t *TableWriter[T]) seals() []func() error {
+	fs := make([]func() error, len(t.locals))
+	for i, l := range t.locals {
+		fs[i] = l.seal
+	}
+	return fs
+}
+
 // drain ships what the table's LocalWriters still hold.
 func (t *TableWriter[T]) drain() error {
 	for _, l := range t.locals {
+		if err := l.release(true); err != nil {
+			return err
+		}
 		if err := l.shipAll(true); err != nil {
 			return err
 		}
