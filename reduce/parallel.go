@@ -22,8 +22,9 @@ import (
 // output, about a partition's records), never the whole crawl.
 
 // stepOut is what one step writes: records for each output spill and rows.
-// With one worker its sinks are the spills themselves and its rows the
-// writer, and nothing is held.
+// With one worker its sinks are the spills themselves; its rows go through
+// a held writer at any Workers, released at the end of the step, so that
+// the tables' row groups are the same for any Workers.
 type stepOut struct {
 	sinks []sink
 	rows  rowSink
@@ -73,16 +74,26 @@ func (b *bufSink) drainTo(s *spill) error {
 func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) error, done func(p int, n stepCounts)) error {
 	workers := max(c.workers, 1)
 	if workers == 1 || n <= 1 {
-		out := &stepOut{sinks: make([]sink, len(outs)), rows: c.out}
-		for i, s := range outs {
-			out.sinks[i] = s
-		}
+		// One step after the other, through the same held writers as at
+		// once: the row groups, and so the files' row counts and which
+		// file a row lands in, are the same for any Workers.
 		for p := range n {
 			if err := c.ctx.Err(); err != nil {
 				return err
 			}
-			out.n = stepCounts{}
-			if err := step(p, out); err != nil {
+			rows := c.out.held()
+			out := &stepOut{sinks: make([]sink, len(outs)), rows: rows}
+			for i, s := range outs {
+				out.sinks[i] = s
+			}
+			err := step(p, out)
+			if err == nil {
+				err = rows.seal()
+			}
+			if err == nil {
+				err = rows.release()
+			}
+			if err != nil {
 				return err
 			}
 			if done != nil {
