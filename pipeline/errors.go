@@ -48,6 +48,11 @@ var (
 	ErrIndexCut      = errors.New("the file ends inside the record the URL index names")
 	ErrIndexFile     = errors.New("unreadable URL index file")
 
+	// Crawl: a WARC whose path names a crawl (crawl-data/CC-MAIN-YYYY-WW/)
+	// has a warcinfo whose isPartOf names another. Its captures are filed
+	// under the path's crawl (CrawlOfPath); the error locates the warcinfo.
+	ErrCrawlMismatch = errors.New("the WARC names another crawl than its path")
+
 	// Environment: returned from Run, never counted.
 	ErrGaveUp   = errors.New("gave up fetching")                     // HTTP(S) input failed after Config.Retry.MaxTries tries
 	ErrSlowDown = errors.New("server asks to slow down")             // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
@@ -87,10 +92,11 @@ const (
 	ClassPayload                    // chunked / gzip / deflate / br payload
 	ClassRow                        // JSON Lines, CSV or tar row
 	ClassIndex                      // a URL index file, or a record it names (Config.Panel)
+	ClassCrawl                      // a WARC header names another crawl than the path (ErrCrawlMismatch)
 	numClasses
 )
 
-var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row", "index"}
+var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row", "index", "crawl"}
 
 // String returns the class name used in summaries and diagnostics.
 func (c Class) String() string {

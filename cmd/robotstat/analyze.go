@@ -455,6 +455,10 @@ func (r *analyzeResult) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "robotstat: %d %s held no record or row at all: %s\n", r.Empty, plural(int(r.Empty), "input", "inputs"), ex)
 	}
+	if n := r.Summary.Errors[pipeline.ClassCrawl]; n > 0 {
+		fmt.Fprintf(w, "robotstat: %d WARC %s another crawl in %s warcinfo (isPartOf) than %s path (crawl-data/CC-MAIN-YYYY-WW/): %s filed under the path's crawl; the errors table names each (class crawl)\n",
+			n, plural(int(n), "file names", "files name"), plural(int(n), "its", "their"), plural(int(n), "its", "their"), plural(int(n), "its captures are", "their captures are"))
+	}
 	if r.Captures == 0 && r.OtherResponses > 0 {
 		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
 			r.OtherResponses, plural(int(r.OtherResponses), "response", "responses"), plural(int(r.OtherResponses), "its target is", "their targets are"))
