@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -147,6 +148,10 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			listed = true
 			lines, err := r.readManifest(ctx, manifest, base)
 			if err != nil {
+				if crawl != "" && (errors.Is(err, ErrNotFound) || errors.Is(err, fs.ErrNotExist)) {
+					// Not a network fault: the base has no such list.
+					return nil, fmt.Errorf("crawl %s: %w at %s: %s is not there (%w)", crawl, ErrNoCrawl, base, "crawl-data/"+crawl+"/robotstxt.paths.gz", err)
+				}
 				if crawl != "" {
 					return nil, fmt.Errorf("crawl %s: %w", crawl, err)
 				}

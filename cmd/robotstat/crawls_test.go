@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -401,5 +402,52 @@ func TestAnalyzeCrawlFolders(t *testing.T) {
 				t.Errorf("exit %d, want %d and %q:\n%s", code, ExitUsage, tc.want, stderr)
 			}
 		})
+	}
+}
+
+// TestAnalyzeNoSuchCrawl (issue 25.4): a well-formed crawl name the base
+// does not have fails at once, one request, with "no such crawl at BASE",
+// from an http(s) mirror (a real server on 127.0.0.1 answering 404) and
+// from a folder alike; it is no network fault to retry.
+func TestAnalyzeNoSuchCrawl(t *testing.T) {
+	dir := t.TempDir()
+	ccMirror(t, dir, "CC-MAIN-2024-33", 1, genCorpus(t, 10, 10))
+	var requests []string
+	var mu sync.Mutex
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests = append(requests, r.URL.Path)
+		mu.Unlock()
+		http.FileServer(http.Dir(dir)).ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	for _, base := range []string{hs.URL + "/", dir} {
+		start := time.Now()
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--out", filepath.Join(t.TempDir(), "out"), "--cc-base", base, "CC-MAIN-2024-99")
+		if code != ExitUsage || !strings.Contains(stderr, "crawl CC-MAIN-2024-99: no such crawl at "+base) ||
+			!strings.Contains(stderr, "crawl-data/CC-MAIN-2024-99/robotstxt.paths.gz is not there") || strings.Contains(stderr, "retrying") {
+			t.Errorf("--cc-base %s: exit %d\n%s", base, code, stderr)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("--cc-base %s: took %s", base, took)
+		}
+	}
+	if len(requests) != 1 {
+		t.Errorf("requests %v, want the one list", requests)
+	}
+}
+
+// TestAnalyzeWorkersWarning (issue 25.4): --workers far above the cores
+// (more than 4 a core) is said on stderr; the run goes on.
+func TestAnalyzeWorkersWarning(t *testing.T) {
+	for _, tc := range []struct {
+		workers int
+		warn    bool
+	}{{runtime.NumCPU(), false}, {4 * runtime.NumCPU(), false}, {4*runtime.NumCPU() + 1, true}} {
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--workers", strconv.Itoa(tc.workers), "--out", filepath.Join(t.TempDir(), "out"))
+		warned := strings.Contains(stderr, fmt.Sprintf("warning: --workers %d is far above the %d cores", tc.workers, runtime.NumCPU()))
+		if code != 0 || warned != tc.warn {
+			t.Errorf("--workers %d: exit %d, warned %v, want %v\n%s", tc.workers, code, warned, tc.warn, stderr)
+		}
 	}
 }
