@@ -31,16 +31,16 @@ type unitWriter struct {
 	redo    bool
 	shard   string
 
-	mu        sync.Mutex
-	inFlight  map[int]*unitOut
-	crawls    map[int]string  // by unit index: the first, by name, of its captures' crawls
+	mu       sync.Mutex
+	inFlight map[int]*unitOut
+	crawls   map[int]string // by unit index: the first, by name, of its captures' crawls
 	// first is the first, by name, of every crawl the run's captures
 	// are of; waiting are the units with errors but no crawl to file
 	// them under (no capture, no --crawl, no crawl in their name), which
 	// finish commits under first.
-	first    string
-	waiting  []pipeline.UnitResult
-	captured bool // some unit of the run had captures
+	first     string
+	waiting   []pipeline.UnitResult
+	captured  bool            // some unit of the run had captures
 	ids       map[string]bool // run ids this run writes
 	rows      map[schema.TableName]int64
 	files     int
