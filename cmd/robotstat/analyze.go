@@ -263,8 +263,9 @@ func nothingRead(r *runs.Result, inputs []string) string {
 		named += ", ..."
 	}
 	switch {
-	case r.Files == 0 && r.Shard != "":
-		// A shard of a list shorter than the shards has nothing to read.
+	case r.Shard != "":
+		// A shard is a part of the run: it may hold no input (a list
+		// shorter than the shards) or only inputs without captures.
 		return ""
 	case r.Files == 0 && r.Skipped == 0:
 		return fmt.Sprintf("analyze read nothing: %s %s no input to read (no WARC, JSON Lines or CSV dump, tar, or file named by host; what was left out is said above); nothing written. Give the files or folders of your captures, or a crawl name (CC-MAIN-YYYY-WW): robotstat analyze --help",

@@ -108,15 +108,13 @@ func almostCrawlName(s string) bool {
 }
 
 // crawlFlagProblem says why --crawl NAME cannot name a crawl, or "". Any
-// name of a collection may (a scan's, a crawl of one's own), but it is a
-// partition folder (crawl=NAME), and one that is almost a Common Crawl
-// name is a typo.
+// name of a collection may (a scan's, a crawl of one's own: package schema
+// escapes its partition folder), but one that is almost a Common
+// Crawl name is a typo, which would file the captures under a crawl of
+// their own.
 func crawlFlagProblem(name string) string {
-	switch {
-	case almostCrawlName(name) || (len(name) >= 7 && strings.EqualFold(name[:7], "CC-MAIN") && !pipeline.IsCrawlName(name)):
+	if len(name) >= 7 && strings.EqualFold(name[:7], "CC-MAIN") && !pipeline.IsCrawlName(name) {
 		return crawlNameForm
-	case strings.TrimSpace(name) != name || name == "." || name == ".." || strings.ContainsAny(name, "/\\"):
-		return "a crawl name is a folder name (crawl=NAME under each table): no slash, no leading or trailing space, not . or .."
 	}
 	return ""
 }

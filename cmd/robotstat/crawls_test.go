@@ -392,7 +392,6 @@ func TestAnalyzeCrawlFolders(t *testing.T) {
 		{"path_names_another", []string{"--crawl", "CC-MAIN-2024-01", inputs[0]}, "names the crawl CC-MAIN-2023-06"},
 		{"typo_digits", []string{"--crawl", "CC-MAIN-2024-333", files[0]}, "a crawl name is CC-MAIN-YYYY-WW"},
 		{"typo_case", []string{"--crawl", "cc-main-2024-33", files[0]}, "a crawl name is CC-MAIN-YYYY-WW"},
-		{"slash", []string{"--crawl", "a/b", files[0]}, "a crawl name is a folder name"},
 		{"input_typo", []string{"CC-MAIN-2024-333"}, "CC-MAIN-2024-333 is neither a file nor a crawl name: a crawl name is CC-MAIN-YYYY-WW"},
 		{"input_case", []string{"cc-main-2024-33"}, "cc-main-2024-33 is neither a file nor a crawl name"},
 	} {
