@@ -188,6 +188,9 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		if st.IsDir() && isOutputDir(a) {
 			return nil, fmt.Errorf("input %s: %w", a, ErrOutputDir)
 		}
+		if out := outputDirAbove(a); out != "" {
+			return nil, fmt.Errorf("input %s is inside %s, which %w", a, out, ErrOutputDir)
+		}
 		if !st.IsDir() {
 			if f == formatHostFile {
 				if _, ok := hostFromFileName(a); !ok {
@@ -378,6 +381,31 @@ const outputMarker = "_robotstat"
 func isOutputDir(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, outputMarker))
 	return err == nil && st.IsDir()
+}
+
+// outputDirAbove returns the robotstat output folder whose own files hold
+// path (a table's folder or partition, a Parquet file, its _robotstat/
+// records named as an input), else "": they are not captures either. An
+// input elsewhere below an output folder (data beside the tables of an
+// --out .) is read.
+func outputDirAbove(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if isOutputDir(dir) {
+			rel, _ := filepath.Rel(dir, abs)
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			tableDir, _ := filepath.Glob(filepath.Join(dir, parts[0], "crawl=*"))
+			if parts[0] == outputMarker || len(tableDir) > 0 || strings.HasSuffix(abs, ".parquet") {
+				return dir
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
 }
 
 // fileKey names a local file by what it is, not by how it was named: its
