@@ -53,11 +53,12 @@ import (
 type LocalWriter[T Row] struct {
 	t     *TableWriter[T]
 	parts map[string]*localPart[T] // by crawl
-	// held: row groups are kept, encoded, in pending until Release (a
-	// Held LocalWriter) or Commit (every LocalWriter's last ones, encoded
-	// at once by seal) hands them to the table in the order they were made.
-	held    bool
-	pending []encodedGroup
+	// Row groups are kept, encoded, in pending until Release (held: a
+	// Held LocalWriter, whose rows count in the table's Rows only then) or
+	// Commit (sealing: every LocalWriter's last ones, encoded at once by
+	// seal) hands them to the table in the order they were made.
+	held, sealing bool
+	pending       []encodedGroup
 }
 
 // encodedGroup is a row group a LocalWriter has encoded: a whole Parquet
@@ -118,16 +119,16 @@ func (l *LocalWriter[T]) Seal() error {
 
 // seal is Seal without failing the dataset. It takes no lock.
 func (l *LocalWriter[T]) seal() error {
-	held := l.held
-	l.held = true
+	l.sealing = true
 	err := l.shipAll(false)
-	l.held = held
+	l.sealing = false
 	return err
 }
 
 // Release hands every row group the LocalWriter holds (Held, Seal) to the
-// table, in the order they were encoded, and then those it is filling.
-// The LocalWriter may be used again.
+// table, in the order they were encoded, and then those it is filling
+// (encoded by Release). A Held LocalWriter's rows count in the table's
+// Rows from then on. The LocalWriter may be used again.
 func (l *LocalWriter[T]) Release() error {
 	if l == nil {
 		return nil
@@ -135,10 +136,10 @@ func (l *LocalWriter[T]) Release() error {
 	if err := l.t.ds.usable(); err != nil {
 		return err
 	}
-	if err := l.release(false); err != nil {
+	if err := l.seal(); err != nil {
 		return l.t.ds.fail(err)
 	}
-	if err := l.shipAll(false); err != nil {
+	if err := l.release(false); err != nil {
 		return l.t.ds.fail(err)
 	}
 	return nil
@@ -157,6 +158,9 @@ func (l *LocalWriter[T]) release(locked bool) error {
 		}
 		if err != nil {
 			return err
+		}
+		if l.held {
+			l.t.rows.Add(g.rows)
 		}
 		l.pending[i] = encodedGroup{}
 	}
@@ -222,7 +226,9 @@ func (l *LocalWriter[T]) Write(rows []T) error {
 func (l *LocalWriter[T]) took(p *localPart[T], n int, full bool) error {
 	t := l.t
 	p.rows += int64(n)
-	t.rows.Add(int64(n))
+	if !l.held {
+		t.rows.Add(int64(n))
+	}
 	if full || p.rows >= t.ds.opts.RowGroupRows || p.w != nil && p.w.Size() > t.ds.opts.RowGroupBytes {
 		if err := l.ship(p, false); err != nil {
 			return t.ds.fail(err)
@@ -314,7 +320,7 @@ func (l *LocalWriter[T]) ship(p *localPart[T], locked bool) error {
 	}
 	whole := p.w != nil && fellBack(f)
 	switch {
-	case l.held:
+	case l.held || l.sealing:
 		// The bytes stay with the group: p starts on a new buffer.
 		l.pending = append(l.pending, encodedGroup{crawl: p.crawl, buf: p.buf.Bytes(), f: f, rows: p.rows, whole: whole})
 		p.buf = bytes.Buffer{}

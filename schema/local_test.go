@@ -235,3 +235,87 @@ func TestLocalWriterDictionaryOverflow(t *testing.T) {
 		t.Errorf("Rows() says %d captures rows, want %d", recorded, workers*perWorker)
 	}
 }
+
+// TestHeldRelease: a Held LocalWriter hands nothing to the table until
+// Release, and row groups released one writer after the other reach the
+// file in that order whatever order the writers were filled and sealed in
+// (robotstat sites' steps: encoded at once, released in partition order).
+func TestHeldRelease(t *testing.T) {
+	const writers, each, rowGroup = 3, 120, 50
+	ds := create(t, schema.Options{RowGroupRows: rowGroup})
+	tw := schema.WriterOf[schema.CaptureRow](ds)
+	const crawl = "CC-MAIN-2024-33"
+	all := schematest.Range(0, writers*each).Captures
+	for i := range all {
+		all[i].Crawl = crawl
+	}
+	held := make([]*schema.LocalWriter[schema.CaptureRow], writers)
+	for w := writers - 1; w >= 0; w-- { // filled and sealed last to first
+		held[w] = tw.Held()
+		if err := schematest.WriteBatches(held[w], all[w*each:(w+1)*each], 7); err != nil {
+			t.Fatal(err)
+		}
+		if err := held[w].Seal(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for w := range held {
+		if err := held[w].Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := readTable[schema.CaptureRow](t, ds)
+	if len(got) != len(all) {
+		t.Fatalf("%d rows back, want %d", len(got), len(all))
+	}
+	for i := range got {
+		if got[i].CaptureID != all[i].CaptureID {
+			t.Fatalf("row %d is capture %s, want %s: released row groups out of order", i, got[i].CaptureID, all[i].CaptureID)
+		}
+	}
+}
+
+// TestHeldNotCommitted: rows of a Held LocalWriter that is never released
+// are neither committed (Commit ships the Local ones only) nor counted;
+// released without Seal, its row groups are encoded by Release.
+func TestHeldNotCommitted(t *testing.T) {
+	ds := create(t, schema.Options{})
+	h := schema.WriterOf[schema.CaptureRow](ds).Held()
+	if err := schematest.WriteBatches(h, schematest.Range(0, 10).Captures, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTable[schema.CaptureRow](t, ds); len(got) != 0 {
+		t.Errorf("%d rows committed from a Held writer never released, want 0", len(got))
+	}
+	for _, rt := range ds.Rows() {
+		if rt.Table == schema.Captures && rt.Rows != 0 {
+			t.Errorf("Rows() counts %d captures rows of a Held writer never released, want 0", rt.Rows)
+		}
+	}
+
+	ds = create(t, schema.Options{})
+	h = schema.WriterOf[schema.CaptureRow](ds).Held()
+	if err := schematest.WriteBatches(h, schematest.Range(0, 10).Captures, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTable[schema.CaptureRow](t, ds); len(got) != 10 {
+		t.Errorf("%d rows committed from a Held writer released without Seal, want 10", len(got))
+	}
+	for _, rt := range ds.Rows() {
+		if rt.Table == schema.Captures && rt.Rows != 10 {
+			t.Errorf("Rows() counts %d captures rows once released, want 10", rt.Rows)
+		}
+	}
+}
