@@ -50,7 +50,7 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatalf("zero config: %v", err)
 	}
 	d := DefaultConfig()
-	if d.Workers < 1 || d.BodyLimit != 512000 || d.Retry.MaxTries != 6 || d.Fields.URL != "url" ||
+	if d.Workers < 1 || d.BodyLimit != 512000 || d.Retry != (RetryPolicy{MaxTries: 6, BaseDelay: time.Second, MaxDelay: time.Minute}) || d.Fields.URL != "url" ||
 		d.ConnectTimeout != 30*time.Second || d.HeaderTimeout != time.Minute || d.IdleTimeout != time.Minute {
 		t.Errorf("defaults %+v", d)
 	}

@@ -211,7 +211,7 @@ func TestAnalyzeInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stderr bytes.Buffer
-	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr, retryDelays: testRetryDelays}
 	err := m.Run(ctx, []string{"analyze", "--out", out})
 	if ExitCode(err) != ExitInterrupted {
 		t.Errorf("exit %d (%v), want %d", ExitCode(err), err, ExitInterrupted)

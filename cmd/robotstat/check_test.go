@@ -10,15 +10,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/robotstat/robotstat/pipeline"
 )
 
 const checkRobots = "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nAllow: /private/ok$\n"
+
+// testRetryDelays is the backoff of every in-process run of the tests: 1 ms
+// doubling up to 8 ms instead of 1 s up to a minute, so that a test of a
+// refused download does not sit through 31 s of real waiting. The tries,
+// their order and the messages are the same as with the defaults.
+var testRetryDelays = pipeline.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 8 * time.Millisecond}
 
 // run executes one command line in-process.
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 	err := m.Run(context.Background(), args)
 	if err != nil && !isSilent(err) {
 		m.report(err)

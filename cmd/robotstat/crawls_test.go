@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
 )
 
@@ -130,10 +132,10 @@ func TestAnalyzeCrawls(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	for _, want := range []string{
-		"robotstat: retrying " + hs.URL + "/" + rels[0] + " in 1s (try 2 of 4): 503 Service Unavailable SlowDown: Please reduce your request rate.",
-		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 1s (try 2 of 4): 403 Forbidden",
-		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 2s (try 3 of 4): 403 Forbidden",
-		"robotstat: retrying " + hs.URL + "/" + rels[2] + " in 1s (try 1 of 4, resuming at byte ",
+		"robotstat: retrying " + hs.URL + "/" + rels[0] + " in 1ms (try 2 of 4): 503 Service Unavailable SlowDown: Please reduce your request rate.",
+		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 1ms (try 2 of 4): 403 Forbidden",
+		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 2ms (try 3 of 4): 403 Forbidden",
+		"robotstat: retrying " + hs.URL + "/" + rels[2] + " in 1ms (try 1 of 4, resuming at byte ",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -313,5 +315,40 @@ func checkPacing(t *testing.T, times []time.Time, interval time.Duration) {
 				return
 			}
 		}
+	}
+}
+
+// TestRetryDelaysDefault: the tests run with testRetryDelays, so this says
+// what a real run waits between tries: the pipeline's defaults (1 s
+// doubling up to a minute, as --retries's help says), with only MaxTries
+// from the flag; and the test delays replace the two delays alone.
+func TestRetryDelaysDefault(t *testing.T) {
+	parse := func(m *Main, args ...string) pipeline.Config {
+		t.Helper()
+		fs := newFlagSet("analyze")
+		var f analyzeFlags
+		f.register(fs)
+		f.crawls = &crawlFlags{}
+		f.crawls.register(fs)
+		inputs, err := parseFlags(fs, append(args, "--out", t.TempDir(), "in.warc.gz"), io.Discard, analyzeUsage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := m.analyzeConfig(&f, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Pipeline
+	}
+	pc := parse(&Main{}, "--retries", "3")
+	if pc.Retry != (pipeline.RetryPolicy{MaxTries: 3}) {
+		t.Errorf("analyze's retry policy %+v, want MaxTries 3 and the pipeline's delays", pc.Retry)
+	}
+	if d := pipeline.DefaultConfig().Retry; d.BaseDelay != time.Second || d.MaxDelay != time.Minute {
+		t.Errorf("the pipeline's default delays %+v, want 1s and 1m as --retries's help says", d)
+	}
+	pc = parse(&Main{retryDelays: testRetryDelays})
+	if want := (pipeline.RetryPolicy{MaxTries: pipeline.DefaultRetries, BaseDelay: time.Millisecond, MaxDelay: 8 * time.Millisecond}); pc.Retry != want {
+		t.Errorf("test retry policy %+v, want %+v", pc.Retry, want)
 	}
 }

@@ -246,7 +246,7 @@ func TestAnalyzeFailureLeavesNothing(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var stderr bytes.Buffer
-		m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+		m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr, retryDelays: testRetryDelays}
 		err := m.Run(ctx, []string{"analyze", "--quiet", "--out", out, csv})
 		if ExitCode(err) != ExitInterrupted || dirExists(out) {
 			t.Errorf("exit %d (%v), left %v\n%s", ExitCode(err), err, dirList(t, out), stderr.String())
@@ -269,7 +269,7 @@ func TestAnalyzeInterruptedMidRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stderr bytes.Buffer
-	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr, retryDelays: testRetryDelays}
 	done := make(chan error, 1)
 	go func() {
 		done <- m.Run(ctx, []string{"analyze", "--quiet", "--workers", "1", "--out", out, srv.URL + "/sample.warc.gz"})

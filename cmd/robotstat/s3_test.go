@@ -100,8 +100,8 @@ func TestAnalyzeS3(t *testing.T) {
 		t.Errorf("want a unit per WARC:\n%s", stdout)
 	}
 	for _, want := range []string{
-		"robotstat: retrying s3://commoncrawl/" + rels[0] + " in 1s (try 2 of 6): 503 Service Unavailable SlowDown: Please reduce your request rate.",
-		"robotstat: retrying s3://commoncrawl/" + rels[1] + " in 1s (try 1 of 6, resuming at byte ",
+		"robotstat: retrying s3://commoncrawl/" + rels[0] + " in 1ms (try 2 of 6): 503 Service Unavailable SlowDown: Please reduce your request rate.",
+		"robotstat: retrying s3://commoncrawl/" + rels[1] + " in 1ms (try 1 of 6, resuming at byte ",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

@@ -163,7 +163,7 @@ func TestSitesCommand(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var out, errb bytes.Buffer
-		m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+		m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 		err := m.Run(ctx, []string{"sites", one})
 		if code := ExitCode(err); code != ExitInterrupted || err == nil || !strings.Contains(err.Error(), "interrupted; the previous sites tables are kept") {
 			t.Errorf("exit %d: %v", code, err)

@@ -26,7 +26,7 @@ func TestFullStdout(t *testing.T) {
 		{"help"}, {"version"}, {"status", "--help"},
 	} {
 		var errb bytes.Buffer
-		m := &Main{Stdout: full, Stderr: &errb, Getenv: func(string) string { return "" }}
+		m := &Main{Stdout: full, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 		err := m.Run(context.Background(), args)
 		if code := ExitCode(err); code != 2 || !bytes.Contains([]byte(err.Error()), []byte("no space left")) {
 			t.Errorf("%v: exit %d, err %v; want 2 naming the full disk", args, code, err)
