@@ -266,25 +266,21 @@ func TestAnalyzeSites(t *testing.T) {
 // one --out: together they must write every capture exactly once.
 func TestAnalyzeShardsProcesses(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs three robotstat processes")
 	}
 	inputs, _ := filepath.Glob(filepath.Join(sharedWARC, "real", "*.warc.gz"))
 	if len(inputs) < 3 {
 		t.Skip("../shared corpus not present")
 	}
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	whole := filepath.Join(t.TempDir(), "whole")
-	if out, err := exec.Command(bin, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", whole}, inputs...)...).CombinedOutput(); err != nil {
+	if out, err := robotstatCmd(t, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", whole}, inputs...)...).CombinedOutput(); err != nil {
 		t.Fatalf("whole run: %v\n%s", err, out)
 	}
 	sharded := filepath.Join(t.TempDir(), "sharded")
 	var procs []*exec.Cmd
 	for i := range 3 {
-		cmd := exec.Command(bin, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", sharded, "--shard", "auto"}, inputs...)...)
-		cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID="+string(rune('0'+i)), "SLURM_ARRAY_TASK_COUNT=3")
+		cmd := robotstatCmd(t, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", sharded, "--shard", "auto"}, inputs...)...)
+		cmd.Env = append(cmd.Env, "SLURM_ARRAY_TASK_ID="+string(rune('0'+i)), "SLURM_ARRAY_TASK_COUNT=3")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {

@@ -182,13 +182,6 @@ func TestCheckBatch(t *testing.T) {
 // TestCheckBinary runs the real binary, so that the process exit codes are
 // what --help documents.
 func TestCheckBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	file := writeRobots(t, checkRobots)
 	for _, c := range []struct {
 		args []string
@@ -198,7 +191,7 @@ func TestCheckBinary(t *testing.T) {
 		{[]string{"check", file, "GPTBot", "/a"}, 1},
 		{[]string{"check", file}, 2},
 	} {
-		cmd := exec.Command(bin, c.args...)
+		cmd := robotstatCmd(t, c.args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()

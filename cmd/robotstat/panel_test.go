@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,13 +18,15 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/ccindex/ccindextest"
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/reduce/reducetest"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/schema/schematest"
 )
 
 // hostRows is every committed row of table tb whose host keep accepts, as
-// sorted JSON with its crawl: a multiset, as rowsJSON.
+// sorted JSON with its crawl: a multiset, as schematest.TableRows.
 func hostRows[T schema.Row](t *testing.T, root string, tb schema.TableName, keep func(string) bool) []string {
 	t.Helper()
 	files, err := schema.TableFiles(root, tb)
@@ -185,7 +186,7 @@ func TestPanelCommand(t *testing.T) {
 			t.Errorf("%s: %d rows of listed hosts, want %d: first difference %s", tb, len(got[tb]), len(w), firstDiff(got[tb], w))
 		}
 	}
-	if e := rowsJSON[schema.ErrorRow](t, out, schema.Errors); len(e) > 0 {
+	if e := schematest.TableRows(t, out, schema.Errors); len(e) > 0 {
 		t.Errorf("errors: %q", e)
 	}
 	if extra := hostRows[schema.SiteRow](t, out, schema.Sites, func(h string) bool { return !isListed(h) }); len(extra) > 0 {
@@ -286,17 +287,13 @@ func TestPanelUnknownCrawl(t *testing.T) {
 // names.
 func TestPanelKilled(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and kills it")
+		t.Skip("kills robotstat processes")
 	}
 	base, generated := panelMirror(t, "CC-MAIN-2024-26", "CC-MAIN-2024-30")
 	sites := filepath.Join(t.TempDir(), "sites.txt")
 	os.WriteFile(sites, []byte(strings.Join(append(generated, "five.example", "cross-host.example", "loop.example"), "\n")), 0o644)
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	panel := func(out string) *exec.Cmd {
-		return exec.Command(bin, "panel", "--quiet", "--workers", "2", "--cc-base", base, "--out", out, sites,
+		return robotstatCmd(t, "panel", "--quiet", "--workers", "2", "--cc-base", base, "--out", out, sites,
 			reducetest.Crawl, "CC-MAIN-2024-22", "CC-MAIN-2024-26", "CC-MAIN-2024-30")
 	}
 	whole := filepath.Join(t.TempDir(), "whole")
@@ -317,8 +314,7 @@ func TestPanelKilled(t *testing.T) {
 			}
 			at := time.Duration(r.Int64N(int64(took)))
 			time.Sleep(at)
-			cmd.Process.Signal(syscall.SIGKILL)
-			err := cmd.Wait()
+			err := testkit.Kill(cmd)
 			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
 		}
 		if msg, err := panel(out).CombinedOutput(); err != nil {

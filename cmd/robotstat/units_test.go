@@ -14,10 +14,10 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -224,15 +224,11 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 // sites), with no input twice and no file left that no record names.
 func TestAnalyzeKilled(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary and kills it")
+		t.Skip("kills robotstat processes")
 	}
 	inputs := genCorpus(t, 16000, 1000)
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	analyze := func(out string) *exec.Cmd {
-		return exec.Command(bin, append([]string{"analyze", "--quiet", "--workers", "2", "--out", out}, inputs...)...)
+		return robotstatCmd(t, append([]string{"analyze", "--quiet", "--workers", "2", "--out", out}, inputs...)...)
 	}
 	whole := filepath.Join(t.TempDir(), "whole")
 	start := time.Now()
@@ -257,8 +253,7 @@ func TestAnalyzeKilled(t *testing.T) {
 			}
 			at := time.Duration(r.Int64N(int64(took)))
 			time.Sleep(at)
-			cmd.Process.Signal(syscall.SIGKILL)
-			err := cmd.Wait()
+			err := testkit.Kill(cmd)
 			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
 		}
 		if msg, err := analyze(out).CombinedOutput(); err != nil {
