@@ -346,16 +346,15 @@ func TestCompactFaults(t *testing.T) {
 				compactRuns(t, root, 4, 20, nil)
 				before := snapshot(t, root)
 				n := 0
-				restore := schema.SetCompactFault(func(s string) error {
+				fault := func(s string) error {
 					if s == step {
 						if n++; n == at {
 							return errors.New("injected")
 						}
 					}
 					return nil
-				})
-				sum, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: root, TargetBytes: 1})
-				restore()
+				}
+				sum, err := schema.Compact(context.Background(), schema.WithCompactFault(schema.CompactOptions{Dir: root, TargetBytes: 1}, fault))
 				switch {
 				case step == "remove" && (err != nil || len(sum.Warnings) == 0):
 					t.Fatalf("a failure after the commit: %v, warnings %v; want the compaction committed, with a warning", err, sum.Warnings)
@@ -413,12 +412,12 @@ func TestCompactKillHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process for TestCompactKilled")
 	}
-	defer schema.SetCompactFault(func(string) error {
+	slow := func(string) error {
 		time.Sleep(3 * time.Millisecond)
 		return nil
-	})()
+	}
 	fmt.Println("compacting")
-	if _, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: dir, TargetBytes: 1}); err != nil {
+	if _, err := schema.Compact(context.Background(), schema.WithCompactFault(schema.CompactOptions{Dir: dir, TargetBytes: 1}, slow)); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Println("compacted")

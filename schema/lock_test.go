@@ -157,14 +157,13 @@ func leftoverFixture(t *testing.T, root string) map[schema.TableName]int64 {
 			absorbed[p] = b
 		}
 	}
-	restore := schema.SetCompactFault(func(step string) error {
+	fault := func(step string) error {
 		if step == "remove" {
 			return errors.New("killed")
 		}
 		return nil
-	})
-	sum, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: root, Eligible: func(r *schema.Record) bool { return r.RunID == "c" || r.RunID == "d" }})
-	restore()
+	}
+	sum, err := schema.Compact(context.Background(), schema.WithCompactFault(schema.CompactOptions{Dir: root, Eligible: func(r *schema.Record) bool { return r.RunID == "c" || r.RunID == "d" }}, fault))
 	if err != nil || sum.Runs != 2 {
 		t.Fatalf("compact: %v, %d runs", err, sum.Runs)
 	}

@@ -323,10 +323,9 @@ func TestReadFileZeroRows(t *testing.T) {
 }
 
 func TestTableFiles(t *testing.T) {
-	fixGen(t)
 	dir := t.TempDir()
 	caps, bots := readerRows(30)
-	writeDataset(t, dir, smallGroups, caps, bots)
+	writeDataset(t, dir, fixGen(smallGroups), caps, bots)
 	// What a running or killed writer leaves, and things that are not
 	// robotstat files, must not be listed.
 	part, _ := partitionDir("CC-MAIN-2024-33")
