@@ -19,7 +19,7 @@ import (
 
 // avuimDir holds real robots.txt files named <host>-robots.txt (ISC, see
 // its README.md).
-const avuimDir = "../../stats/testdata/avuim"
+const avuimDir = "../../testdata/avuim"
 
 // copyTree writes files (relative path -> content) under root.
 func copyTree(t *testing.T, root string, files map[string][]byte) {

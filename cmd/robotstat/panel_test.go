@@ -183,7 +183,7 @@ func TestPanelCommand(t *testing.T) {
 			t.Errorf("%s: no rows of the listed hosts in the whole-crawl run", tb)
 		}
 		if !slices.Equal(got[tb], w) {
-			t.Errorf("%s: %d rows of listed hosts, want %d: first difference %s", tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+			t.Errorf("%s: %d rows of listed hosts, want %d: first difference %s", tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
 		}
 	}
 	if e := schematest.TableRows(t, out, schema.Errors); len(e) > 0 {
@@ -244,21 +244,6 @@ func TestPanelCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, `"inputs_skipped": 2`) {
 		t.Errorf("rerun: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-}
-
-// firstDiff describes the first row in which two sorted row lists differ.
-func firstDiff(got, want []string) string {
-	for i := range max(len(got), len(want)) {
-		switch {
-		case i >= len(got):
-			return "missing " + want[i]
-		case i >= len(want):
-			return "extra " + got[i]
-		case got[i] != want[i]:
-			return "\n got " + got[i] + "\nwant " + want[i]
-		}
-	}
-	return "none"
 }
 
 // TestPanelUnknownCrawl: a crawl whose index list is not there fails with
@@ -323,7 +308,7 @@ func TestPanelKilled(t *testing.T) {
 		got := panelTables(t, out, all)
 		for tb, w := range want {
 			if !slices.Equal(got[tb], w) {
-				t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+				t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
 			}
 		}
 		ix, err := schema.ReadIndex(out)
@@ -381,7 +366,7 @@ func TestPanelS3(t *testing.T) {
 	want, got := panelTables(t, local, all), panelTables(t, out, all)
 	for tb, w := range want {
 		if !slices.Equal(got[tb], w) {
-			t.Errorf("%s: %d rows from S3, %d from the mirror: %s", tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+			t.Errorf("%s: %d rows from S3, %d from the mirror: %s", tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
 		}
 	}
 	faults.mu.Lock()
@@ -406,7 +391,7 @@ func TestReadmePanelExample(t *testing.T) {
 			shown = append(shown, l)
 		}
 	}
-	if len(shown) != 2 || !strings.Contains(doc, "go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc reduce/testdata/sites") {
+	if len(shown) != 2 || !strings.Contains(doc, "go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc testdata/sites") {
 		t.Fatalf("the README's panel example: %q", shown)
 	}
 	base := t.TempDir()

@@ -21,7 +21,7 @@ import (
 // sitesFixture holds the sites fixture's WARC files. The rules it shows are
 // tested in package reduce (on the same fetches written as a dataset
 // directly); the tests here are of the command line.
-const sitesFixture = "../../reduce/testdata/sites"
+const sitesFixture = "../../testdata/sites"
 
 // readTable reads every committed file of table t under root with
 // parquet-go's reader (reducetest.ReadTable).
