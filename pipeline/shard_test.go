@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/record"
 )
 
@@ -70,8 +71,7 @@ func TestShardProcesses(t *testing.T) {
 	}
 	count := map[string]int{}
 	for i, env := range envs {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), append(env, "ROBOTSTAT_SHARD_HELPER="+dir)...)
+		cmd := testkit.Self(t, append(env, "ROBOTSTAT_SHARD_HELPER="+dir))
 		out, err := cmd.Output()
 		if err != nil {
 			var ee *exec.ExitError

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/schema/schematest"
 )
@@ -162,6 +162,7 @@ func countFiles(t *testing.T, root string, tb schema.TableName, crawl string) in
 // absorbed files are gone, row groups are cut afresh, and the metadata the
 // inputs share is kept.
 func TestCompact(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	meta := map[string]string{"robotstat.parse_limit": "512000"}
 	compactRuns(t, root, 12, 60, meta)
@@ -283,6 +284,7 @@ func TestCompact(t *testing.T) {
 // never merged together, and failed runs and runs Eligible refuses are
 // left as they are.
 func TestCompactKeepsApart(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	compactRuns(t, root, 3, 30, map[string]string{"robotstat.parse_limit": "512000"})
 	ds := create(t, schema.Options{Dir: root, RunID: "other", Tables: schema.AnalyzeTables(), Metadata: map[string]string{"robotstat.parse_limit": "1000"}, Version: "v-test"})
@@ -336,6 +338,7 @@ func TestCompactKeepsApart(t *testing.T) {
 // exactly once; the next compaction finishes the job and leaves nothing
 // behind.
 func TestCompactFaults(t *testing.T) {
+	t.Parallel()
 	for _, step := range []string{"written", "renamed", "record", "remove"} {
 		for _, at := range []int{1, 3} {
 			if step == "record" && at > 1 {
@@ -379,6 +382,7 @@ func TestCompactFaults(t *testing.T) {
 // it (by something that did not check) would have its rows counted twice:
 // TableFiles refuses, and so does Compact.
 func TestCompactConflict(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	compactRuns(t, root, 2, 10, nil)
 	if _, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: root}); err != nil {
@@ -408,6 +412,7 @@ const compactHelperEnv = "ROBOTSTAT_COMPACT_HELPER"
 // run. Each step of the compaction waits a little, so that a kill at a
 // random moment lands at any of them.
 func TestCompactKillHelper(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv(compactHelperEnv)
 	if dir == "" {
 		t.Skip("helper process for TestCompactKilled")
@@ -427,13 +432,13 @@ func TestCompactKillHelper(t *testing.T) {
 // runs) at random moments: after each kill readers see every row exactly
 // once, and the next compaction leaves only committed files.
 func TestCompactKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes")
 	}
 	// helper runs the child over root; with kill, kills it after at.
 	helper := func(root string, kill bool, at time.Duration) (done bool, took time.Duration) {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCompactKillHelper$", "-test.count=1")
-		cmd.Env = append(os.Environ(), compactHelperEnv+"="+root)
+		cmd := testkit.Self(t, []string{compactHelperEnv + "=" + root}, "-test.run=^TestCompactKillHelper$", "-test.count=1")
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

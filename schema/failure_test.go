@@ -65,6 +65,7 @@ func testRows(n int) []CaptureRow {
 }
 
 func TestWriteFailureLeavesNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		budget int64 // bytes that succeed before the failure
@@ -123,6 +124,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 }
 
 func TestEnvironmentFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		setup   func(t *testing.T, root string) Options
@@ -212,6 +214,7 @@ func TestEnvironmentFailures(t *testing.T) {
 }
 
 func TestReadOnlyDirectory(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores directory permissions; TestWriteFailureLeavesNothing injects the same failure")
 	}
@@ -232,6 +235,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 }
 
 func TestCommitCancelled(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ds, err := Create(Options{Dir: root, RunID: "r1"})
 	if err != nil {
@@ -252,6 +256,7 @@ func TestCommitCancelled(t *testing.T) {
 }
 
 func TestAbortRemovesTemporaryFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ds, err := Create(Options{Dir: root, RunID: "r1", Tables: AllTables()})
 	if err != nil {

@@ -53,6 +53,7 @@ var docTables = []struct {
 // TestSchemaDoc fails when README.md's generated part differs from what
 // the row types and their comments say; with -update it rewrites it.
 func TestSchemaDoc(t *testing.T) {
+	t.Parallel()
 	docs := parseDocs(t)
 	gen := generateDoc(t, docs)
 	readme, err := os.ReadFile("README.md")

@@ -63,6 +63,7 @@ func readCaptures(t *testing.T, root string) []schema.CaptureRow {
 }
 
 func TestAnalyzeSample(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, stderr, code := run(t, "", "analyze", "--out", out, "--json")
 	if code != 0 {
@@ -128,6 +129,7 @@ func TestAnalyzeSample(t *testing.T) {
 }
 
 func TestAnalyzeRealAndBrokenInputs(t *testing.T) {
+	t.Parallel()
 	heritrix := filepath.Join(sharedWARC, "real", "heritrix-2008-blackbook.warc.gz")
 	broken := filepath.Join(sharedWARC, "broken", "clipped-truncated-member.warc.gz")
 	if _, err := os.Stat(heritrix); err != nil {
@@ -177,6 +179,7 @@ func TestAnalyzeRealAndBrokenInputs(t *testing.T) {
 }
 
 func TestAnalyzeUsageAndEnvironmentErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := []struct {
 		name   string
@@ -207,6 +210,7 @@ func TestAnalyzeUsageAndEnvironmentErrors(t *testing.T) {
 }
 
 func TestAnalyzeInterrupted(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -224,6 +228,7 @@ func TestAnalyzeInterrupted(t *testing.T) {
 // TestAnalyzeStaysInsideOut gives crawl names that try to climb out of
 // --out; every file must land below it.
 func TestAnalyzeStaysInsideOut(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	out := filepath.Join(base, "out")
 	_, stderr, code := run(t, "", "analyze", "--out", out, "--crawl", "../../escaped")
@@ -242,6 +247,7 @@ func TestAnalyzeStaysInsideOut(t *testing.T) {
 }
 
 func TestAnalyzeSites(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sites := filepath.Join(dir, "tranco.csv")
 	os.WriteFile(sites, []byte("1,news-stacked.example\n2,moved.example\n3,archive.org\n"), 0o644)
@@ -265,6 +271,7 @@ func TestAnalyzeSites(t *testing.T) {
 // TestAnalyzeShardsProcesses runs three real processes, one shard each, into
 // one --out: together they must write every capture exactly once.
 func TestAnalyzeShardsProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs three robotstat processes")
 	}
@@ -329,6 +336,7 @@ func TestAnalyzeShardsProcesses(t *testing.T) {
 // TestAnalyzeProfiles: --cpuprofile and --memprofile (used by scripts/bench
 // profile) write profiles go tool pprof can read.
 func TestAnalyzeProfiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
 	_, stderr, code := run(t, "", "analyze", "--out", filepath.Join(dir, "out"), "--cpuprofile", cpu, "--memprofile", mem)
@@ -352,6 +360,7 @@ func TestAnalyzeProfiles(t *testing.T) {
 }
 
 func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
 	env := func(v string) func(string) string { return func(string) string { return v } }
 	cases := []struct {
 		name    string

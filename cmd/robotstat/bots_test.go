@@ -11,6 +11,7 @@ import (
 )
 
 func TestBots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	extra := filepath.Join(dir, "bots.csv")
 	if err := os.WriteFile(extra, []byte("token,operator,category\nNewBot,New,other\nGPTBot,OpenAI,ai-search\n"), 0o644); err != nil {
@@ -64,6 +65,7 @@ func TestBots(t *testing.T) {
 // FILE that gives the same catalog back (analyze reads --bots through the
 // same loader, loadCatalog).
 func TestBotsRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, form := range []struct{ name, flag string }{{"csv", ""}, {"json", "--json"}} {
 		t.Run(form.name, func(t *testing.T) {

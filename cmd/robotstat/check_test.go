@@ -45,6 +45,7 @@ func writeRobots(t *testing.T, body string) string {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	file := writeRobots(t, checkRobots)
 	cases := []struct {
 		name     string
@@ -137,6 +138,7 @@ func (c *countingOpen) open(name string) (io.ReadCloser, error) {
 }
 
 func TestCheckBatch(t *testing.T) {
+	t.Parallel()
 	a := writeRobots(t, checkRobots)
 	b := writeRobots(t, "User-agent: *\nDisallow: /b\n")
 	missing := filepath.Join(t.TempDir(), "missing.txt")
@@ -182,6 +184,7 @@ func TestCheckBatch(t *testing.T) {
 // TestCheckBinary runs the real binary, so that the process exit codes are
 // what --help documents.
 func TestCheckBinary(t *testing.T) {
+	t.Parallel()
 	file := writeRobots(t, checkRobots)
 	for _, c := range []struct {
 		args []string
@@ -210,6 +213,7 @@ func TestCheckBinary(t *testing.T) {
 // TestCheckIssue21Agents: the agents issue 21 names answer as protego,
 // crawler-commons and Google do.
 func TestCheckIssue21Agents(t *testing.T) {
+	t.Parallel()
 	crawler := writeRobots(t, "User-agent: crawler1\nDisallow: /index.html\n\nUser-agent: *\nDisallow:\n")
 	gym := writeRobots(t, "User-agent: Rule1TestBot\nDisallow: /foo*\n\nUser-agent: Rule2TestBot\nDisallow: /foo*/bar.html\n")
 	jaevla := writeRobots(t, "User-Agent: Jävla-Foobot\nDisallow: /\n")
@@ -248,6 +252,7 @@ func TestCheckIssue21Agents(t *testing.T) {
 // both modes, and the bare path agrees with the absolute URL; only what
 // cannot be a URL at all is refused, with one message.
 func TestCheckURLs(t *testing.T) {
+	t.Parallel()
 	file := writeRobots(t, "User-agent: *\nDisallow: /100%\nDisallow: /x%zz\nDisallow: /%a%a\nDisallow: /%E2%9C%BF%atest\n"+
 		"Disallow: /$\nDisallow: /foo.html\nDisallow: /xyz/\nDisallow: /example.com/\n")
 	for _, c := range []struct {

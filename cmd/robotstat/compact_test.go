@@ -50,6 +50,7 @@ func compareRows(t *testing.T, what string, got, want map[schema.TableName][]str
 // same options skip every input; with other options or --redo analyze
 // refuses, naming the inputs.
 func TestCompactCommand(t *testing.T) {
+	t.Parallel()
 	inputs := append(genCorpus(t, 2400, 200), filepath.Join(sitesFixture, "CC-MAIN-20250115000000-20250115030000-00000.robotstxt.warc.gz"),
 		filepath.Join(sitesFixture, "CC-MAIN-20250115000000-20250115030000-00001.robotstxt.warc.gz"))
 	out := filepath.Join(t.TempDir(), "out")
@@ -134,6 +135,7 @@ func TestCompactCommand(t *testing.T) {
 // that reads it again replaces its files as ever; once it is done, a
 // second compaction merges it too.
 func TestCompactFailedInput(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 300, 100)
 	ref := filepath.Join(t.TempDir(), "ref")
 	if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", ref}, files...)...); code != 0 {
@@ -172,6 +174,7 @@ func TestCompactFailedInput(t *testing.T) {
 // status says so, and report and compact refuse rather than count them
 // twice.
 func TestCompactConflictStatus(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 200, 100)
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", out}, files...)...); code != 0 {
@@ -205,6 +208,7 @@ func TestCompactConflictStatus(t *testing.T) {
 // row exactly once and report prints what it printed before; a second
 // compact finishes and leaves only committed files.
 func TestCompactKilledCommand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills robotstat processes")
 	}

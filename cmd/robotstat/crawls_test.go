@@ -105,6 +105,7 @@ func (s *ccServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the same files read from disk with --crawl, one partition per crawl, one
 // unit per WARC; every wait is said on stderr; requests keep to --rate.
 func TestAnalyzeCrawls(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 600, 100)
 	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
 	dir := t.TempDir()
@@ -200,6 +201,7 @@ func TestAnalyzeCrawls(t *testing.T) {
 // sample reads only the files the smaller one did not, status takes the
 // same flags and lists what is left, and --shard splits the sample.
 func TestAnalyzeCrawlSample(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 600, 100)
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 3, files)
@@ -276,6 +278,7 @@ func TestAnalyzeCrawlSample(t *testing.T) {
 // recorded as failed with a final word that says so (exit 5); once 8 in a
 // row were refused the run stops (exit 2), keeping what it committed.
 func TestAnalyzeRefused(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 1000, 100)
 	dir := t.TempDir()
 	rels := ccMirror(t, dir, "CC-MAIN-2024-33", 2, files)
@@ -323,6 +326,7 @@ func checkPacing(t *testing.T, times []time.Time, interval time.Duration) {
 // doubling up to a minute, as --retries's help says), with only MaxTries
 // from the flag; and the test delays replace the two delays alone.
 func TestRetryDelaysDefault(t *testing.T) {
+	t.Parallel()
 	parse := func(m *Main, args ...string) pipeline.Config {
 		t.Helper()
 		fs := newFlagSet("analyze")

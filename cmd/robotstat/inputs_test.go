@@ -62,6 +62,7 @@ func avuimCrawls(t *testing.T) (map[string][]byte, int) {
 // below the folder given, the same wherever the tree lies and whatever
 // --workers is.
 func TestAnalyzeFolderTreeCaptureIDs(t *testing.T) {
+	t.Parallel()
 	files, n := avuimCrawls(t)
 	base := t.TempDir()
 	treeA, treeB := filepath.Join(base, "here", "mirror"), filepath.Join(base, "elsewhere", "copy")
@@ -104,6 +105,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // "robots", twice with one id); .git is not walked (it gave host "abc");
 // README.md is not a site but a skip the summary reports.
 func TestAnalyzeMirrorTree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
 	copyTree(t, in, map[string][]byte{
@@ -148,6 +150,7 @@ func TestAnalyzeMirrorTree(t *testing.T) {
 // must say how many responses it read past and why, and point to
 // --responses all.
 func TestAnalyzeGeneralWARC(t *testing.T) {
+	t.Parallel()
 	warc := filepath.Join(sharedWARC, "real", "cc-main-2020-34-first50.warc.gz")
 	if _, err := os.Stat(warc); err != nil {
 		t.Skip("../shared corpus not present")
@@ -168,6 +171,7 @@ func TestAnalyzeGeneralWARC(t *testing.T) {
 // an unknown field although the README offers a host column; a CSV whose
 // header names neither column was one anonymous row error.
 func TestAnalyzeDumpColumns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "domains.csv")
 	os.WriteFile(csv, []byte("domain,body\nwww.tagesschau.de,\"User-agent: *\nDisallow: /\"\n"), 0o644)
@@ -208,6 +212,7 @@ func dirList(t *testing.T, root string) []string {
 // its error. What the run created is removed, and only that: an earlier
 // run's data, and folders that were there before, stay.
 func TestAnalyzeFailureLeavesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A dump whose second row breaks --strict after the first row was
 	// analysed (so that table folders had been made).
@@ -258,6 +263,7 @@ func TestAnalyzeFailureLeavesNothing(t *testing.T) {
 // stalls after some captures were analysed (their table folders made):
 // the run's folders go, and a rerun finds nothing to skip.
 func TestAnalyzeInterruptedMidRun(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(2*len(sampleWARC)))
 		w.Write(sampleWARC) // the embedded sample's 57 captures, then a stall
@@ -294,6 +300,7 @@ func TestAnalyzeInterruptedMidRun(t *testing.T) {
 // b/.../x.warc.gz (one real broken file in two crawl folders) are told
 // apart and join their captures.
 func TestAnalyzeErrorsJoinCaptures(t *testing.T) {
+	t.Parallel()
 	broken, err := os.ReadFile(filepath.Join(sharedWARC, "broken", "clipped-truncated-member.warc.gz"))
 	if err != nil {
 		t.Skip("../shared corpus not present")

@@ -141,6 +141,7 @@ func panelMirror(t *testing.T, extra ...string) (base string, generated []string
 // not captured and failed per crawl; a rerun skips both crawls; a line
 // that is not a host is named.
 func TestPanelCommand(t *testing.T) {
+	t.Parallel()
 	base, generated := panelMirror(t)
 	var listed []string
 	for _, s := range reducetest.Sites {
@@ -249,6 +250,7 @@ func TestPanelCommand(t *testing.T) {
 // TestPanelUnknownCrawl: a crawl whose index list is not there fails with
 // a message that says so; the other crawl is read; exit code 5.
 func TestPanelUnknownCrawl(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
 	if _, err := ccindextest.Build(base, reducetest.Crawl, 1, fixture, ccindextest.Options{}); err != nil {
@@ -271,6 +273,7 @@ func TestPanelUnknownCrawl(t *testing.T) {
 // are those of a run never interrupted, and no file is left that no record
 // names.
 func TestPanelKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills robotstat processes")
 	}
@@ -327,6 +330,7 @@ func TestPanelKilled(t *testing.T) {
 // suffix ranges for index footers, on an in-process S3-compatible server)
 // gives the rows of the same panel from a mirror folder.
 func TestPanelS3(t *testing.T) {
+	t.Parallel()
 	base, generated := panelMirror(t)
 	backend := s3mem.New()
 	if err := backend.CreateBucket("commoncrawl"); err != nil {
@@ -384,6 +388,7 @@ func TestPanelS3(t *testing.T) {
 // mirror scripts/ccmirror writes, with its defaults) and compares the
 // summary lines it shows.
 func TestReadmePanelExample(t *testing.T) {
+	t.Parallel()
 	doc := readme(t)
 	var shown []string
 	for _, l := range strings.Split(doc, "\n") {

@@ -109,6 +109,7 @@ func globRows(t *testing.T, root string, tables ...schema.TableName) map[schema.
 // exactly one visible file, no temporary file left; status says what is
 // left until then.
 func TestKilledCommitRecovered(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and kills it")
 	}

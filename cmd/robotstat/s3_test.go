@@ -65,6 +65,7 @@ func (s *s3Faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // disk; a 503 SlowDown is retried and said, a dropped connection resumed
 // with a Range GetObject.
 func TestAnalyzeS3(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 300, 100)
 	dir := t.TempDir()
 	rels := ccMirror(t, dir, "CC-MAIN-2024-33", 2, files)

@@ -39,6 +39,7 @@ const fixtureSummary = "robotstat: sites of CC-MAIN-2025-05 (2025-01-27): 17 sit
 // reduce's tests check rule by rule), and the same files with 1 and 2
 // workers.
 func TestAnalyzeSitesFixture(t *testing.T) {
+	t.Parallel()
 	var outs []string
 	for _, workers := range []string{"1", "2"} {
 		out := filepath.Join(t.TempDir(), "out")
@@ -94,6 +95,7 @@ func TestAnalyzeSitesFixture(t *testing.T) {
 // TestSitesCommand: robotstat sites' arguments, exit codes and what it
 // prints, over datasets written directly.
 func TestSitesCommand(t *testing.T) {
+	t.Parallel()
 	one := filepath.Join(t.TempDir(), "one")
 	if err := reducetest.WriteDataset(one, reducetest.Crawl, reducetest.Sites, stats.DefaultOptions()); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // disk: /dev/full) fails, exit 2, instead of exiting 0 with the data lost
 // (issue 26.7: status > full-disk-file exited 0).
 func TestFullStdout(t *testing.T) {
+	t.Parallel()
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip("no /dev/full:", err)

@@ -68,6 +68,7 @@ func sortedCaptures(t *testing.T, root string) []schema.CaptureRow {
 // the same options and leaves its files as they are; another option
 // replaces the inputs' rows (never a second copy); --redo reads them again.
 func TestAnalyzeResume(t *testing.T) {
+	t.Parallel()
 	inputs := append(genCorpus(t, 3000, 1000), filepath.Join(sitesFixture, "CC-MAIN-20250115000000-20250115030000-00000.robotstxt.warc.gz"))
 	out := filepath.Join(t.TempDir(), "out")
 	args := append([]string{"analyze", "--quiet", "--json", "--out", out}, inputs...)
@@ -140,6 +141,7 @@ func TestAnalyzeResume(t *testing.T) {
 // input failed and why, exits 5, and its record says failed; once the
 // server answers, a rerun reads only that input.
 func TestAnalyzeKeepGoing(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 300, 100)
 	ref := filepath.Join(t.TempDir(), "ref")
 	if _, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", ref}, files...)...); code != 0 {
@@ -223,6 +225,7 @@ func TestAnalyzeKeepGoing(t *testing.T) {
 // must be exactly those of a run never interrupted (captures, every column;
 // sites), with no input twice and no file left that no record names.
 func TestAnalyzeKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills robotstat processes")
 	}
