@@ -54,6 +54,7 @@ func ccMirror(t *testing.T, dir, crawl string, segs, files, per int) []string {
 }
 
 func TestIsCrawlName(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"CC-MAIN-2024-33": true, "CC-MAIN-2008-01": true,
 		"CC-MAIN-2024-3": false, "CC-MAIN-2024_33": false, "cc-main-2024-33": false,
@@ -70,6 +71,7 @@ func TestIsCrawlName(t *testing.T) {
 // unit per WARC, every capture of the crawl's name whatever warcinfo says;
 // two crawls give two crawls' captures.
 func TestCrawlByName(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	lines := ccMirror(t, dir, "CC-MAIN-2024-33", 3, 2, 5)
 	ccMirror(t, dir, "CC-MAIN-2024-38", 1, 2, 5)
@@ -137,6 +139,7 @@ func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
 // as it can, grows by adding files (the sample of n is in the sample of
 // n+1), is the same for every base, and composes with Segments and Shard.
 func TestSample(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 4, 3, 1)
 	units := func(cfg Config) []string {
@@ -322,6 +325,7 @@ func TestPoliteDownloads(t *testing.T) {
 // TestRetryFloor: a Retry-After of 0 does not make the next try come
 // sooner than BaseDelay.
 func TestRetryFloor(t *testing.T) {
+	t.Parallel()
 	var n int
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -353,6 +357,7 @@ func TestRetryFloor(t *testing.T) {
 // up, even under KeepGoing, instead of spending the retries of every file
 // left.
 func TestStopAfterRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 4, 5, 1)
 	var mu sync.Mutex

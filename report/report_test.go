@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/report/reporttest"
 )
 
@@ -122,25 +123,8 @@ func TestReportGolden(t *testing.T) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if out != string(want) {
-		t.Errorf("report differs from %s (rerun with -update and review the diff):\n%s", golden, firstDiff(out, string(want)))
+		t.Errorf("report differs from %s (rerun with -update and review the diff):\n%s", golden, testkit.FirstLineDiff(out, string(want)))
 	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, a, b)
-		}
-	}
-	return ""
 }
 
 // The rank columns pool every crawl, so the "all" column must equal the sum

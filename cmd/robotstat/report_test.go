@@ -52,6 +52,7 @@ func section(t *testing.T, out, title string) string {
 // sites prefer https); a capture at another path, which no site has as a
 // candidate. Every number below is counted by hand from these bodies.
 func TestReportThreeSites(t *testing.T) {
+	t.Parallel()
 	dir := writeSites(t, []reportSite{
 		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"},
 		{Crawl: "CC-MAIN-2024-33", URL: "https://b.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
@@ -132,6 +133,7 @@ func TestReportThreeSites(t *testing.T) {
 // --csv DIR writes every export into DIR, --json prints them on stdout
 // instead of the text.
 func TestReportExports(t *testing.T) {
+	t.Parallel()
 	dir := writeSites(t, []reportSite{
 		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
 		{Crawl: "CC-MAIN-2024-38", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
@@ -172,6 +174,7 @@ func TestReportExports(t *testing.T) {
 }
 
 func TestReportErrors(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	noParquet := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(noParquet, "captures", "crawl=x"), 0o755); err != nil {
@@ -229,6 +232,7 @@ func TestReportErrors(t *testing.T) {
 }
 
 func TestReportHelp(t *testing.T) {
+	t.Parallel()
 	out, _, code := run(t, "", "report", "--help")
 	if code != 0 || !strings.Contains(out, "robotstat report [flags] OUT_DIR") || !strings.Contains(out, "Exit codes:") || !strings.Contains(out, "-html FILE") {
 		t.Errorf("help (exit %d):\n%s", code, out)
@@ -243,6 +247,7 @@ func TestReportHelp(t *testing.T) {
 // hold files no completion record names (a killed run's, or copied in): the
 // report says so on stderr and counts only committed files.
 func TestReportPartialData(t *testing.T) {
+	t.Parallel()
 	// The agents table left out as analyze --tables does (deleting files a
 	// record names is damage, which readers refuse: damage_test.go).
 	dir := filepath.Join(t.TempDir(), "out")

@@ -46,7 +46,7 @@ func tools(t *testing.T) (robotstat, gencorpus string) {
 }
 
 // makeCorpus writes 15 Common-Crawl-shaped WARCs of 40 captures each
-// (scripts/gencorpus, bodies from the repository's own stats/testdata/avuim)
+// (scripts/gencorpus, bodies from the repository's own testdata/avuim)
 // and adds the sites fixture, whose redirects cross its two files (shards 0 and 1 read them),
 // and the embedded sample: three crawls in all.
 func makeCorpus(t *testing.T, gencorpus string) corpus {
