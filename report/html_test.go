@@ -91,14 +91,18 @@ func pct(t *testing.T, s string) float64 {
 	return num(t, strings.TrimSuffix(s, "%")) / 100
 }
 
-// htmlCells returns the count and share cells of a table's rows, as
-// printed.
+// htmlCells returns the cells of a table's rows as printed: count, share
+// and, when the share has one, its interval (with ! for n < 100).
 func htmlCells(table *html.Node) [][]string {
 	var rows [][]string
 	for _, tr := range find(table, func(n *html.Node) bool { return n.Data == "tr" }) {
 		var cells []string
 		for _, td := range find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "n") }) {
-			cells = append(cells, textOf(td)+" "+textOf(td.NextSibling))
+			cell := textOf(td) + " " + textOf(td.NextSibling)
+			if ci := td.NextSibling.NextSibling; ci != nil && hasClass(ci, "ci") && textOf(ci) != "" {
+				cell += " " + textOf(ci)
+			}
+			cells = append(cells, cell)
 		}
 		if len(cells) > 0 {
 			rows = append(rows, cells)
