@@ -204,6 +204,9 @@ svg text.inside { font-weight: 600; }
 .grid figcaption .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .grid figcaption .last { font-weight: 400; color: var(--muted); white-space: nowrap; }
 .grid svg { width: 100%; }
+.grid p.head { margin: 0; font-size: 12px; color: var(--muted); }
+.grid p.head.warn { color: #b35900; }
+svg .n { fill: var(--muted); }
 input.sw { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; pointer-events: none; }
 .switches { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 18px 0 0; padding: 10px 12px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; font-size: 14px; }
 .switches .what { color: var(--muted); margin-left: 6px; }
@@ -395,7 +398,7 @@ const chartsHTML = `
 {{- else if eq .Kind "polygon"}}
 <polygon{{if .Class}} class="{{.Class}}"{{end}} points="{{.Points}}" fill="{{.Fill}}"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}/>
 {{- else if eq .Kind "circle"}}
-<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}">{{if .Title}}<title>{{.Title}}</title>{{end}}</circle>
+<circle{{if .Class}} class="{{.Class}}"{{end}} cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}"{{if .Stroke}} stroke="{{.Stroke}}" stroke-width="{{f .StrokeW}}"{{end}}>{{if .Title}}<title>{{.Title}}</title>{{end}}</circle>
 {{- else if eq .Kind "text"}}
 <text{{if .Class}} class="{{.Class}}"{{end}} x="{{f .X}}" y="{{f .Y}}" font-size="{{f .Size}}"{{if .Anchor}} text-anchor="{{.Anchor}}"{{end}}{{if .Fill}} fill="{{.Fill}}"{{end}}{{if .Rotate}} transform="rotate(-90 {{f .X}} {{f .Y}})"{{end}}>{{.Text}}</text>
 {{- else if eq .Kind "g"}}
@@ -416,6 +419,9 @@ const chartsHTML = `
 {{- range .Panels}}
 <figure class="trend"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}>
 <figcaption><span class="name" title="{{.Title}}">{{.Name}}</span>{{if .Last}} <span class="last">{{.Last}}</span>{{end}}</figcaption>
+{{- if .Head}}
+<p class="head{{if .Warn}} warn{{end}}">{{.Head}}</p>
+{{- end}}
 {{- template "fig" .Fig}}
 </figure>
 {{- end}}

@@ -258,7 +258,7 @@ func (d *Data) about() [][2]string {
 		{"data", data},
 		{"site", "one per crawl and host (the sites table): the answer its robots.txt gave in the crawl, the best of the host's captures of /robots.txt, redirects followed (at most five)"},
 		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (2xx or no status); every table gives its denominators (n), a count/n one that differs from them"},
-		{"interval", "each share is followed by its 95% Wilson score interval in percent, [low-high]; ! marks a share of fewer than 100 (n < 100)"},
+		{"bounds", "each share is followed by its 95% Wilson score interval in percent, [low-high]; ! marks a share of fewer than 100 (n < 100)"},
 	}
 	if len(crawls) > 1 {
 		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})

@@ -17,7 +17,7 @@ func WriteText(w io.Writer, d *Data) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "robotstat report of %s\n", d.Dir)
 	for _, kv := range d.about() {
-		fmt.Fprintf(bw, "%-9s %s\n", kv[0]+":", kv[1])
+		fmt.Fprintf(bw, "%-8s %s\n", kv[0]+":", kv[1])
 	}
 	for _, t := range d.Report.Tables {
 		fmt.Fprintln(bw)

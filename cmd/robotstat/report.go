@@ -35,7 +35,10 @@ platform templates.
 
 A site is a crawl and a host (the sites table). Status and adoption are
 shares of sites; everything else is a share of the sites whose robots.txt
-was fetched and parsed. Every table says what its percentages are of.
+was fetched and parsed. Every table says what its percentages are of (n),
+and every share is followed by its 95% Wilson score interval, [low-high]
+in percent, with ! where n is under 100 (the CSV has the bounds as
+fractions: full_lo, full_hi beside full, and so on).
 Each crawl has a date (CC-MAIN-YYYY-WW: the Monday of that ISO week; any
 other crawl the day of its median fetch) and the columns follow it.
 

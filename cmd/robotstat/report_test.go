@@ -64,48 +64,51 @@ func TestReportThreeSites(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	// Each share is followed by its 95% Wilson score interval, worked by
+	// hand from (k + z²/2 ± z·sqrt(k(n-k)/n + z²/4)) / (n + z²), and "!":
+	// every n here is under 100.
 	want := map[string][]string{
 		"Captures and sites": {
 			"== Captures and sites == % of captures read: 6",
-			"captures read 6 100.0%",
-			"candidates: captures of a site's /robots.txt 5 83.3%",
-			"sites 4 66.7%",
-			"sites answered through a redirect 0 0.0%",
+			"captures read 6 100.0% [61.0-100.0]!",
+			"candidates: captures of a site's /robots.txt 5 83.3% [43.6-97.0]!",
+			"sites 4 66.7% [30.0-90.3]!",
+			"sites answered through a redirect 0 0.0% [0.0-39.0]!",
 		},
 		"robots.txt adoption": {
 			"== robots.txt adoption == % of sites: 4",
-			"robots.txt with at least one group 3 75.0%",
-			"no robots.txt: 4xx, everything allowed 1 25.0%",
+			"robots.txt with at least one group 3 75.0% [30.1-95.4]!",
+			"no robots.txt: 4xx, everything allowed 1 25.0% [4.6-69.9]!",
 		},
 		"AI bots: sites that block them fully (robotstat verdict)": {
 			"== AI bots: sites that block them fully (robotstat verdict) == % of parsed robots.txt: 3",
 			"bot operator category full by name by * partial none",
 			// a by name, b by *, c not at all
-			"GPTBot OpenAI ai-training 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
+			"GPTBot OpenAI ai-training 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
 			// no file names the others: a's * group keeps them out of
 			// /private/ only, b's out of everything
-			"every other AI bot (64) - only * applies 1 33.3% 0 0.0% 1 33.3% 1 33.3% 1 33.3%",
+			"every other AI bot (64) - only * applies 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]!",
 		},
 		"AI bots by category: sites that block some, or every, bot of the category fully": {
-			"ai-training some bot 2 66.7%",
-			"every bot 1 33.3%",
+			"ai-training some bot 2 66.7% [20.8-93.9]!",
+			"every bot 1 33.3% [6.1-79.2]!",
 		},
 		"Every catalog bot under each definition": {
-			"GPTBot ai-training verdict 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			"somesite 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			"cic 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			"cc_class 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
+			"GPTBot ai-training verdict 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
+			"somesite 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
+			"cic 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
+			"cc_class 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
 		},
 		"Top named agents: sites whose robots.txt names the product token": {
-			"* - - 3 100.0%",
-			"gptbot GPTBot ai-training 1 33.3%",
+			"* - - 3 100.0% [43.9-100.0]!",
+			"gptbot GPTBot ai-training 1 33.3% [6.1-79.2]!",
 		},
 		"Non-standard directives: sites whose robots.txt has the key": {
-			"crawl-delay extension crawl-delay 1 33.3%",
+			"crawl-delay extension crawl-delay 1 33.3% [6.1-79.2]!",
 		},
 		"What parsed robots.txt contain": {
-			"* disallows / 1 33.3%",
-			"crawl-delay line 1 33.3%",
+			"* disallows / 1 33.3% [6.1-79.2]!",
+			"crawl-delay line 1 33.3% [6.1-79.2]!",
 		},
 	}
 	for title, lines := range want {
