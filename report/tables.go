@@ -811,7 +811,8 @@ func (b *reportBuilder) content() *Table {
 func (b *reportBuilder) directives() *Table {
 	t := &Table{ID: TableDirectives, Title: "Non-standard directives: sites whose robots.txt has the key", Of: "parsed robots.txt",
 		Base: b.base(parsed), Labels: []string{"directive", "kind", "read as"}, Columns: b.groupLabels(), Dim: b.dim(),
-		Notes: append([]string{fmt.Sprintf("the %d keys other than user-agent, allow and disallow found most often; kind: extension (a known non-standard key), typo (read as a standard key), unknown", b.s.opts.TopDirectives)},
+		Notes: append([]string{fmt.Sprintf("the %d keys other than user-agent, allow and disallow found most often; kind: extension (a known non-standard key), typo (read as a standard key), unknown", b.s.opts.TopDirectives),
+			"unknown keys of robots.txt that are an HTML page (contents: HTML page served as robots.txt) are left out: they are the page's script and markup; its known keys count, and its site stays in the denominator"},
 			slackNote(b.s.directives, "keys")...)}
 	t.Rows = b.topRows(b.s.directives, b.s.opts.TopDirectives, func(k topKey) []string {
 		return []string{k.key, k.extra[0], orDash(k.extra[1])}

@@ -68,7 +68,9 @@ import (
 // First AddHistory with every site_history row (optional: without it there
 // is no panel and no first-block cohorts). Then for each crawl:
 // BeginCrawl, AddSignals (optional), every AddSites, then AddCaptures,
-// AddSiteBots, AddAgents and AddDirectives in any order, then EndCrawl.
+// AddSiteBots, AddAgents and AddDirectives in any order but AddCaptures
+// before AddDirectives (the captures say which files are HTML pages, whose
+// keys the directives table leaves out), then EndCrawl.
 // The site_bots rows of a site must come together (robotstat sites writes
 // them so). Rows need only the columns TallyColumns names. Report may be
 // called at any time after EndCrawl.
@@ -79,7 +81,8 @@ import (
 // each), the ranks of ranked sites (hostRanks: some 40 bytes per ranked
 // site, reset per crawl) and the signals of sites that have a
 // Content-Signal or Content-Usage line (some 100 bytes each, reset per
-// crawl). Over the run: the panel, 8 bytes per panel host; the cells,
+// crawl), and the capture ids of parsed sites that answered with an HTML
+// page (some 40 bytes each, reset per crawl). Over the run: the panel, 8 bytes per panel host; the cells,
 // about 300 bytes per catalog bot for each of 12 cells per crawl; the
 // first-block cohorts, a few dozen bytes per bot, crawl and cell.
 //
@@ -100,6 +103,7 @@ type Tally struct {
 	shared    map[string][]int64 // capture ids that answer them through one: the ranks of those sites
 	ranks     map[uint64]int64   // ranked sites answered without a redirect (ByRank), by capture id hash
 	hostRanks map[uint64]int64   // ranked parsed sites, by host hash
+	htmlCaps  map[uint64]bool    // this crawl's tables' sites answered by an HTML page, by capture id hash
 	peak      int64              // largest filter memory used
 	scratch   []int              // groups of a row
 
@@ -445,6 +449,7 @@ func (s *Tally) BeginCrawl(crawl string, captures, sites int64) {
 	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes())
 	clear(s.ranks)
 	clear(s.hostRanks)
+	clear(s.htmlCaps)
 	clear(s.shared)
 	clear(s.capSignals)
 	clear(s.hostSignals)
@@ -648,6 +653,12 @@ func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
 			}
 			a.templates[c.Template]++
 		}
+		if c.LooksHTML && len(s.siteGroups(c.CaptureID)) > 0 {
+			if s.htmlCaps == nil {
+				s.htmlCaps = map[uint64]bool{}
+			}
+			s.htmlCaps[captureKey(c.CaptureID)] = true
+		}
 	}
 }
 
@@ -731,12 +742,20 @@ func (s *Tally) AddAgents(rows []schema.AgentRow) {
 }
 
 // AddDirectives counts the non-standard keys of directives rows of the
-// current crawl's parsed sites.
+// current crawl's parsed sites, but not the unknown keys of those whose
+// robots.txt is an HTML page (captures.looks_html; AddCaptures says
+// which): those are the page's script and markup ("accountId: 1284,"),
+// not directives anyone wrote. A known key on such a page (a CDN's
+// Content-Signal line put before the origin's HTML) still counts. The
+// contents table counts the pages.
 func (s *Tally) AddDirectives(rows []schema.DirectiveRow) {
 	s.mustBeOpen("directives")
 	for i := range rows {
 		r := &rows[i]
 		if r.Kind == schema.KindStandard {
+			continue
+		}
+		if r.Kind == schema.KindUnknown && len(s.htmlCaps) > 0 && s.htmlCaps[captureKey(r.CaptureID)] {
 			continue
 		}
 		for _, g := range s.siteGroups(r.CaptureID) {
