@@ -64,10 +64,12 @@ func botTitle(r *Report, bi int) string {
 	return r.Bots[bi].Bot
 }
 
-// lowSuffix flags a chart figure whose share has n < 100.
+// lowSuffix flags a chart figure's n under 100 with "!", as the tables
+// do (the page's preamble says what it means); the figure is drawn in the
+// warning colour too.
 func lowSuffix(c Cell) string {
 	if c.LowN() {
-		return " ! n < 100"
+		return lowMark
 	}
 	return ""
 }
@@ -205,7 +207,7 @@ func leadBars(r *Report, narrow bool) *svgFig {
 		nv, _ := named.Share()
 		sv, _ := star.Share()
 		fv, _ := full.Share()
-		rows = append(rows, hbarRow{Label: label, Value: fmt.Sprintf("%s %s (%s of %s)%s", formatShare(full), formatInterval(full), formatCount(full.Count), formatCount(full.Of), lowSuffix(full)),
+		rows = append(rows, hbarRow{Label: label, Value: fmt.Sprintf("%s %s (%s of %s%s)", formatShare(full), formatInterval(full), formatCount(full.Count), formatCount(full.Of), lowSuffix(full)), Low: full.LowN(),
 			Title:    fmt.Sprintf("%s: %s; by name %s, by * %s", label, cellTitle(full, "parsed robots.txt"), formatCount(named.Count), formatCount(star.Count)),
 			Data:     append(data, attr{"share", fmt.Sprintf("%.6f", fv)}),
 			Segments: []hbarSeg{{V: nv, Colour: colourNamed, Class: "named"}, {V: sv, Colour: colourStar, Class: "star"}},
@@ -280,7 +282,7 @@ func categoryBars(r *Report, narrow bool) *svgFig {
 		some, every := Cell{p.Cats[k].Some, p.Cats[k].Sites}, Cell{p.Cats[k].Every, p.Cats[k].Sites}
 		sv, _ := some.Share()
 		ev, _ := every.Share()
-		rows = append(rows, hbarRow{Label: c, Value: fmt.Sprintf("some %s %s, every %s %s, n=%s%s", formatShare(some), formatInterval(some), formatShare(every), formatInterval(every), formatCount(some.Of), lowSuffix(some)),
+		rows = append(rows, hbarRow{Label: c, Value: fmt.Sprintf("some %s %s, every %s %s, n=%s%s", formatShare(some), formatInterval(some), formatShare(every), formatInterval(every), formatCount(some.Of), lowSuffix(some)), Low: some.LowN(),
 			Title:    fmt.Sprintf("%s: some bot %s; every bot %s", c, cellTitle(some, "parsed robots.txt"), cellTitle(every, "parsed robots.txt")),
 			Data:     []attr{{"category", c}, {"some", fmt.Sprintf("%.6f", sv)}, {"every", fmt.Sprintf("%.6f", ev)}},
 			Segments: []hbarSeg{{V: sv, Colour: colourStar, Class: "some"}, {V: ev, Colour: colourNamed, Class: "every"}},
@@ -342,6 +344,7 @@ func definitionBars(r *Report, narrow bool) *svgFig {
 			diffs = append(diffs, fmt.Sprintf("%.6f", v-base))
 		}
 		row.Value = strings.Join(parts, " / ") + ", n=" + formatCount(bc.Sites) + lowSuffix(fullCell(bc, DefVerdict))
+		row.Low = fullCell(bc, DefVerdict).LowN()
 		row.Data = append(row.Data, attr{"diffs", strings.Join(diffs, ",")})
 		rows = append(rows, row)
 	}
@@ -425,7 +428,7 @@ func statusBars(r *Report, narrow bool) (*svgFig, []legendItem) {
 	var rows []shareRow
 	other := false
 	for _, g := range r.Groups {
-		row := shareRow{Label: g.Label, Sites: "n=" + formatCount(g.Sites) + " sites" + lowSuffix(Cell{0, g.Sites})}
+		row := shareRow{Label: g.Label, Sites: "n=" + formatCount(g.Sites) + lowSuffix(Cell{0, g.Sites}) + " sites"}
 		for _, o := range outcomeStyles {
 			c := Cell{o.sites(&g), g.Sites}
 			row.Segments = append(row.Segments, shareSeg{Class: o.Key, Color: o.Color, Ink: o.Ink, Cell: c,
@@ -462,7 +465,7 @@ var signalParts = []struct {
 func signalBars(r *Report, t *Table, narrow bool) (*svgFig, []legendItem) {
 	var rows []shareRow
 	for gi, g := range r.Groups {
-		row := shareRow{Label: g.Label, Sites: "n=" + formatCount(g.Parsed) + " parsed" + lowSuffix(Cell{0, g.Parsed})}
+		row := shareRow{Label: g.Label, Sites: "n=" + formatCount(g.Parsed) + lowSuffix(Cell{0, g.Parsed}) + " parsed"}
 		for _, p := range signalParts {
 			var n int64
 			for _, sb := range p.cells {

