@@ -264,7 +264,8 @@ func TestReportPartialData(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "GPTBot OpenAI ai-training 1 100.0% 1 100.0%") {
+	// 1 of 1, whose 95% Wilson score interval is 1/(1+z²) = 20.7% to 100%.
+	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "GPTBot OpenAI ai-training 1 100.0% [20.7-100.0]! 1 100.0% [20.7-100.0]!") {
 		t.Errorf("the orphan crawl's bots rows were counted:\n%s", sec)
 	}
 }
