@@ -18,6 +18,9 @@ type Report struct {
 	// Panel reports that the tables count panel hosts only
 	// (TallyOptions.Panel).
 	Panel bool
+	// Domains reports that the sites are one per registered domain
+	// (TallyOptions.Domains).
+	Domains bool
 	// Crawls are the crawls fed, in order ("" for unknown).
 	Crawls []string
 	// Groups are the report's columns; every table's Columns that are
@@ -135,7 +138,7 @@ const (
 func (s *Tally) Report() *Report {
 	s.sortPanel()
 	keep := s.keptGroups()
-	r := &Report{By: s.opts.By, Panel: s.opts.Panel, FilterBytes: s.peak, RankedSites: s.rankedSites}
+	r := &Report{By: s.opts.By, Panel: s.opts.Panel, Domains: s.opts.Domains, FilterBytes: s.peak, RankedSites: s.rankedSites}
 	for _, c := range s.crawls {
 		r.Crawls = append(r.Crawls, c.name)
 	}

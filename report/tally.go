@@ -67,7 +67,8 @@ import (
 //
 // First AddHistory with every site_history row (optional: without it there
 // is no panel and no first-block cohorts). Then for each crawl:
-// BeginCrawl, AddSignals (optional), every AddSites, then AddCaptures,
+// BeginCrawl, AddSignals (optional), AddDomains (with
+// TallyOptions.Domains), every AddSites, then AddCaptures,
 // AddSiteBots, AddAgents and AddDirectives in any order but AddCaptures
 // before AddDirectives (the captures say which files are HTML pages, whose
 // keys the directives table leaves out), then EndCrawl.
@@ -99,6 +100,7 @@ type Tally struct {
 	cur         int  // group of the current crawl (ByCrawl)
 
 	hosts     siteFilter         // hosts of this crawl's parsed sites
+	reps      siteFilter         // hosts of the sites that stand for a registered domain (TallyOptions.Domains)
 	chosen    siteFilter         // capture ids that answer them without a redirect (tables' sites only)
 	shared    map[string][]int64 // capture ids that answer them through one: the ranks of those sites
 	ranks     map[uint64]int64   // ranked sites answered without a redirect (ByRank), by capture id hash
@@ -160,6 +162,12 @@ type TallyOptions struct {
 	Panel bool
 	// AllBots adds the table of every catalog bot under every definition.
 	AllBots bool
+	// Domains counts, of each crawl's sites, only the one that stands for
+	// its registered domain (the domains table: robotstat report --by
+	// domain), so that a domain with many hosts counts once; sites without
+	// a registered domain (IP addresses) are left out. site_history's
+	// first blocks and panel still count hosts.
+	Domains bool
 	// Leading is how many AI bots the trend charts draw one by one; 0 means
 	// 6.
 	Leading int
@@ -224,6 +232,8 @@ func TallyColumns(t schema.TableName) []string {
 		return []string{"capture_id", "directive", "kind", "canonical"}
 	case schema.Signals:
 		return []string{"capture_id", "directive", "line", "group_index", "star_group", "path", "key", "value"}
+	case schema.Domains:
+		return []string{"host"}
 	case schema.SiteHistory:
 		return []string{"host", "registered_domain", "bot", "operator", "category", "parsed_crawls", "panel",
 			"first_full_crawl", "first_full_matched", "full_crawls", "unblocked_crawl", "rank"}
@@ -446,7 +456,10 @@ func (s *Tally) BeginCrawl(crawl string, captures, sites int64) {
 	}
 	s.hosts.reset(sites)
 	s.chosen.reset(sites)
-	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes())
+	if s.opts.Domains {
+		s.reps.reset(sites)
+	}
+	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes()+s.reps.bytes())
 	clear(s.ranks)
 	clear(s.hostRanks)
 	clear(s.htmlCaps)
@@ -513,6 +526,19 @@ func (s *Tally) rankOf(host, regdom string, rank int64) int64 {
 	return 0
 }
 
+// AddDomains takes the current crawl's domains rows: with
+// TallyOptions.Domains, AddSites counts only the sites they name. They
+// must come before the crawl's sites rows.
+func (s *Tally) AddDomains(rows []schema.DomainRow) {
+	s.mustBeOpen("domains")
+	if s.sitesBegun || s.othersBegun {
+		panic("report: domains rows after sites rows of the same crawl")
+	}
+	for i := range rows {
+		s.reps.add(hashString(rows[i].Host))
+	}
+}
+
 // AddSites counts sites rows of the current crawl. All of a crawl's sites
 // must come before its other tables' rows (its signals may come before).
 func (s *Tally) AddSites(rows []schema.SiteRow) {
@@ -531,8 +557,11 @@ func (s *Tally) AddSites(rows []schema.SiteRow) {
 	s.sitesBegun = true
 	for i := range rows {
 		r := &rows[i]
-		rank := s.rankOf(r.Host, r.RegisteredDomain, r.Rank)
 		k1, k2 := hashString(r.Host)
+		if s.opts.Domains && !s.reps.has(k1, k2) {
+			continue // not the site that stands for its domain
+		}
+		rank := s.rankOf(r.Host, r.RegisteredDomain, r.Rank)
 		panel := s.inPanel(k1)
 		ca.sites++
 		if rank > 0 {

@@ -485,3 +485,41 @@ func TestDirectivesLeaveOutHTML(t *testing.T) {
 		t.Errorf("notes do not say HTML pages' unknown keys are left out: %q", tb.Notes)
 	}
 }
+
+// With TallyOptions.Domains a registered domain counts once, through the
+// site the domains table names (its own host, else www.): counted by hand,
+// a.example.com blocks GPTBot but example.com stands for the domain, and
+// x.org's www. host, which blocks it, stands for x.org; the IP address has
+// no registered domain and is left out.
+func TestDomainsOnePerRegisteredDomain(t *testing.T) {
+	crawl := map[string][]site{"CC-MAIN-2024-33": {
+		{host: "a.example.com", status: 200, body: blockGPTBotByName},
+		{host: "example.com", status: 200, body: allowAll},
+		{host: "b.example.com", status: 404, body: "gone"},
+		{host: "www.x.org", status: 200, body: blockGPTBotByName},
+		{host: "y.x.org", status: 200, body: allowAll},
+		{host: "192.0.2.7", status: 200, body: blockGPTBotByName},
+	}}
+	for _, c := range []struct {
+		name                  string
+		domains               bool
+		sites, parsed, gptbot int64
+	}{
+		{"by_host", false, 6, 5, 3},
+		{"by_domain", true, 2, 2, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := reportWith(t, TallyOptions{Domains: c.domains}, crawl)
+			if got := cells(t, table(t, r, TableCaptures), "sites")[0].Count; got != c.sites {
+				t.Errorf("%d sites, want %d", got, c.sites)
+			}
+			full := fullCell(&botStat(t, r, "GPTBot").Groups[0], DefVerdict)
+			if full != (Cell{c.gptbot, c.parsed}) {
+				t.Errorf("GPTBot blocked fully %v, want %d of %d", full, c.gptbot, c.parsed)
+			}
+			if r.Domains != c.domains {
+				t.Errorf("Report.Domains %v", r.Domains)
+			}
+		})
+	}
+}

@@ -269,3 +269,31 @@ func TestReportPartialData(t *testing.T) {
 		t.Errorf("the orphan crawl's bots rows were counted:\n%s", sec)
 	}
 }
+
+// --by domain counts one site per registered domain (the domains table
+// robotstat sites wrote): example.com stands for its domain, not
+// a.example.com which blocks GPTBot.
+func TestReportByDomain(t *testing.T) {
+	dir := writeSites(t, []reportSite{
+		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example.com/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://example.com/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://www.other.org/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
+	})
+	out, errOut, code := run(t, "", "report", dir, "--by", "domain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "domains: one site per crawl and registered domain") {
+		t.Errorf("the preamble does not say sites are one per domain:\n%s", out[:min(len(out), 1500)])
+	}
+	// 0 of 2 (example.com, www.other.org): 95% Wilson score 0 to z²/(2+z²)
+	// = 65.8%; no counted robots.txt names GPTBot, so it is one of the
+	// bots only * decides.
+	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "% of parsed robots.txt: 2") ||
+		!strings.Contains(sec, "every other AI bot (65) - only * applies 0 0.0% [0.0-65.8]!") || strings.Contains(sec, "GPTBot OpenAI") {
+		t.Errorf("by domain:\n%s", sec)
+	}
+	if _, errOut, code := run(t, "", "report", dir, "--by", "host"); code != 2 || !strings.Contains(errOut, "crawl, rank or domain") {
+		t.Errorf("--by host: exit %d, %s", code, errOut)
+	}
+}
