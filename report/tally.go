@@ -79,7 +79,7 @@ import (
 // # Memory
 //
 // Per crawl: the two site filters (2 bytes per site each, 8 MiB minimum
-// each), the ranks of ranked sites (hostRanks: some 40 bytes per ranked
+// each; a third with TallyOptions.Domains), the ranks of ranked sites (hostRanks: some 40 bytes per ranked
 // site, reset per crawl) and the signals of sites that have a
 // Content-Signal or Content-Usage line (some 100 bytes each, reset per
 // crawl), and the capture ids of parsed sites that answered with an HTML
