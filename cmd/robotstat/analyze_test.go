@@ -97,7 +97,7 @@ func TestAnalyzeSample(t *testing.T) {
 			t.Errorf("file %s not in the sample's crawl partition", f)
 		}
 	}
-	if got := strings.Join(tables, ","); got != "agents,captures,directives,errors,groups,signals,site_bots,sites,verdicts" {
+	if got := strings.Join(tables, ","); got != "agents,captures,directives,domains,errors,groups,signals,site_bots,sites,verdicts" {
 		t.Errorf("tables = %s (files %v)", got, files)
 	}
 	rows := readCaptures(t, out)
