@@ -121,7 +121,7 @@ func Decide(r *parse.Robots, agent string, bots []Bot, url string, status int) D
 	for _, gi := range pd.Groups {
 		d.Groups = append(d.Groups, newGroup(&groups[gi], d.Token, pd.Match))
 	}
-	d.Why = why(&d, len(pd.Groups))
+	d.Why = why(&d, len(pd.Groups), status)
 	if pd.Rule != nil {
 		ru := newRule(pd.Rule, groups[pd.Rule.Group].Line)
 		ru.Decides = true
@@ -212,11 +212,21 @@ func newRule(ru *parse.Rule, groupLine int) Rule {
 	}
 }
 
-// why says which groups apply and why, as RFC 9309 §2.2.1 decides.
-func why(d *Decision, n int) string {
+// why says which groups apply and why, as RFC 9309 §2.2.1 decides, or,
+// for a status whose body is not read (RFC 9309 §2.3.1), that no group is
+// read: the file may show a * group that a 5xx does not let apply.
+func why(d *Decision, n int, status int) string {
 	tok := d.Token
 	if tok == "" {
 		tok = d.Agent
+	}
+	switch d.Reason {
+	case parse.ReasonUnreachable.String():
+		return fmt.Sprintf("status %d: unreachable: every path disallowed (RFC 9309 §2.3.1.4); the body is not read as rules, so no group of it applies", status)
+	case parse.ReasonUnavailable.String():
+		return fmt.Sprintf("status %d: unavailable: every path allowed (RFC 9309 §2.3.1.3); the body is not read as rules, so no group of it applies", status)
+	case parse.ReasonRedirect.String():
+		return fmt.Sprintf("status %d: a redirect: no group applies until it is followed (RFC 9309 §2.3.1.2)", status)
 	}
 	switch d.Match {
 	case parse.MatchNamed.String():

@@ -313,3 +313,32 @@ func TestRuleAsWritten(t *testing.T) {
 		t.Errorf("rule %+v", d.Rule)
 	}
 }
+
+// TestDecideStatusWhy (issue 25.7): for a 5xx the tester said "no group
+// names x and there is no * group" beside a file that shows one. A status
+// whose body is not read says so: RFC 9309 §2.3.1.4, unreachable, every
+// path disallowed; §2.3.1.3, unavailable, every path allowed.
+func TestDecideStatusWhy(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		verdict string
+		why     string
+	}{
+		{"RFC9309_2_3_1_4_unreachable_5xx", 503, "disallowed", "status 503: unreachable: every path disallowed (RFC 9309 §2.3.1.4)"},
+		{"RFC9309_2_3_1_4_unreachable_500", 500, "disallowed", "status 500: unreachable: every path disallowed"},
+		{"RFC9309_2_3_1_3_unavailable_4xx", 404, "allowed", "status 404: unavailable: every path allowed (RFC 9309 §2.3.1.3)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var x Explainer
+			rep, err := x.Explain(&Request{Robots: "User-agent: *\nAllow: /\n", Agents: []string{"GPTBot"}, URLs: []string{"/x"}, Status: tc.status})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := rep.Decisions[0]
+			if d.Verdict != tc.verdict || !strings.HasPrefix(d.Why, tc.why) || strings.Contains(d.Why, "there is no * group") {
+				t.Errorf("verdict %s, why %q; want %s, %q", d.Verdict, d.Why, tc.verdict, tc.why)
+			}
+		})
+	}
+}

@@ -156,7 +156,15 @@ type Config struct {
 	// Shard selects a deterministic part of the expanded inputs.
 	Shard Shard
 
-	// Crawl overrides the crawl name (else warcinfo isPartOf).
+	// Crawl names the crawl of every capture of an input that is not a
+	// crawl name (a crawl name input's captures are of that crawl). When
+	// empty, an input's captures are of the crawl its path or URL names
+	// (CrawlOfPath: crawl-data/CC-MAIN-YYYY-WW/), else of its warcinfo's
+	// isPartOf. The path wins over the header because it is what the user
+	// asked for (a mirror's folder of a crawl); a warcinfo isPartOf that
+	// names another crawl is counted and located as a ClassCrawl error
+	// (ErrCrawlMismatch). A crawl named (Crawl, or a crawl name input) is
+	// the user's word: the header is not read for it.
 	Crawl string
 
 	// Responses says which WARC responses count. Default ResponsesAuto.

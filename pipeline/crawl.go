@@ -38,6 +38,28 @@ func isCrawlInput(a string) bool {
 	return os.IsNotExist(err)
 }
 
+// CrawlOfPath returns the crawl a path or URL names by Common Crawl's
+// layout, the CC-MAIN-YYYY-WW of its last crawl-data/CC-MAIN-YYYY-WW/
+// folder (a mirror's crawl-data/CC-MAIN-2024-33/segments/.../x.warc.gz,
+// https://data.commoncrawl.org/crawl-data/CC-MAIN-2024-33/...), else "".
+// A capture of a WARC whose path names a crawl is of that crawl, whatever
+// its warcinfo isPartOf says (see Config.Crawl).
+func CrawlOfPath(p string) string {
+	p = filepath.ToSlash(p)
+	const dir = "crawl-data/"
+	for end := len(p); ; {
+		i := strings.LastIndex(p[:end], dir)
+		if i < 0 {
+			return ""
+		}
+		rest := p[i+len(dir):]
+		if name, _, _ := strings.Cut(rest, "/"); IsCrawlName(name) && (i == 0 || p[i-1] == '/') {
+			return name
+		}
+		end = i
+	}
+}
+
 // crawlManifest is where a crawl's list of robotstxt WARCs lives under
 // base (a URL or a folder), following Common Crawl's layout.
 func crawlManifest(base, crawl string) string {

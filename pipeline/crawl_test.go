@@ -387,3 +387,27 @@ func TestStopAfterRefused(t *testing.T) {
 		t.Errorf("%d requests, %d units failed: the run went on after the endpoint refused 3 in a row", requests, len(failed))
 	}
 }
+
+// TestCrawlOfPath: the crawl a path or URL names by Common Crawl's layout
+// (issue 25.1), the last crawl-data/CC-MAIN-YYYY-WW of it.
+func TestCrawlOfPath(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"mirror/crawl-data/CC-MAIN-2023-06/segments/1.0/robotstxt/a.warc.gz", "CC-MAIN-2023-06"},
+		{"mirror/crawl-data/CC-MAIN-2023-06", "CC-MAIN-2023-06"},
+		{"crawl-data/CC-MAIN-2024-33/", "CC-MAIN-2024-33"},
+		{"https://data.commoncrawl.org/crawl-data/CC-MAIN-2024-33/segments/x/robotstxt/y.warc.gz", "CC-MAIN-2024-33"},
+		{"s3://commoncrawl/crawl-data/CC-MAIN-2025-38/robotstxt.paths.gz", "CC-MAIN-2025-38"},
+		{"a/crawl-data/CC-MAIN-2023-06/b/crawl-data/CC-MAIN-2024-33/c.warc", "CC-MAIN-2024-33"},
+		{"a/crawl-data/CC-MAIN-2023-06/b/crawl-data/notes/c.warc", "CC-MAIN-2023-06"},
+		{"mirror/crawl-data/CC-MAIN-2024-333/a.warc.gz", ""},
+		{"mirror/crawl-data/cc-main-2024-33/a.warc.gz", ""},
+		{"mirror/my-crawl-data/CC-MAIN-2024-33/a.warc.gz", ""},
+		{"mirror/CC-MAIN-2024-33/a.warc.gz", ""},
+		{"CC-MAIN-20240518000000-20240518030000-00000.warc.gz", ""},
+		{"", ""},
+	} {
+		if got := CrawlOfPath(tc.path); got != tc.want {
+			t.Errorf("CrawlOfPath(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

@@ -192,8 +192,8 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				return err
 			}
 		case bytes.Equal(h.Type(), []byte("warcinfo")):
-			if src.crawl != "" {
-				continue
+			if src.crawl != "" && !src.byPath {
+				continue // named by the user: the header is not asked
 			}
 			var err error
 			d.buf, _, err = wr.ReadBlock(d.buf[:0], warcinfoLimit)
@@ -201,6 +201,18 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 				return err
 			}
 			if wr.Overrun() {
+				continue
+			}
+			if src.byPath {
+				// The path wins (it is what the user asked for: a mirror's
+				// crawl-data/CC-MAIN-YYYY-WW/ folder), but a header that
+				// says another crawl is never passed over in silence.
+				if v := warc.FieldValue(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {
+					if e := d.src.dataErr(wr.Offset(), wr.Index(), ClassCrawl, fmt.Errorf("%w: the path names %s (crawl-data/%s/), the warcinfo isPartOf %q; its captures are filed under %s (the path wins)",
+						ErrCrawlMismatch, crawl, crawl, textesc.Data(string(v[:min(len(v), maxExcerpt)])), crawl), v[:min(len(v), maxExcerpt)]); e != nil {
+						return e
+					}
+				}
 				continue
 			}
 			if v := warc.FieldValue(d.buf, "isPartOf"); len(v) > 0 && string(v) != crawl {

@@ -48,19 +48,28 @@ var (
 	ErrIndexCut      = errors.New("the file ends inside the record the URL index names")
 	ErrIndexFile     = errors.New("unreadable URL index file")
 
+	// Crawl: a WARC whose path names a crawl (crawl-data/CC-MAIN-YYYY-WW/)
+	// has a warcinfo whose isPartOf names another. Its captures are filed
+	// under the path's crawl (CrawlOfPath); the error locates the warcinfo.
+	ErrCrawlMismatch = errors.New("the WARC names another crawl than its path")
+
 	// Environment: returned from Run, never counted.
 	ErrGaveUp   = errors.New("gave up fetching")                     // HTTP(S) input failed after Config.Retry.MaxTries tries
 	ErrSlowDown = errors.New("server asks to slow down")             // S3-style 503 SlowDown (retried; wrapped in ErrGaveUp at the end)
 	ErrFetch    = errors.New("fetch failed")                         // HTTP status that is not worth retrying (404, 410, ...)
 	ErrChanged  = errors.New("the object changed while it was read") // a resume's answer is of another version (ETag, Last-Modified, length): not resumable, not retried
 	ErrNotFound = errors.New("not found")                            // 404 or 410, wrapped in ErrFetch: the file is not there
-	ErrRange    = errors.New("range not satisfiable")                // 416, wrapped in ErrFetch: the range begins past the file's end
-	ErrRefused  = errors.New("the server kept refusing")             // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
-	ErrStopped  = errors.New("stopped: the endpoint keeps refusing") // Config.StopAfterRefused downloads in a row refused: ends the run, even under KeepGoing
-	ErrShard    = errors.New("invalid shard")                        // ParseShard / Config.Validate
-	ErrConfig   = errors.New("invalid pipeline configuration")       // Config.Validate
-	ErrNoStdin  = errors.New("standard input not configured")        // input "-" without Config.Stdin
-	ErrNoS3     = errors.New("no S3 client configured")              // an s3:// input without Config.S3
+	// ErrNoCrawl: a crawl name input (CC-MAIN-YYYY-WW) whose list of
+	// robotstxt WARCs the base does not have (a 404, a missing file):
+	// returned at once, not retried as a network fault is.
+	ErrNoCrawl = errors.New("no such crawl")
+	ErrRange   = errors.New("range not satisfiable")                // 416, wrapped in ErrFetch: the range begins past the file's end
+	ErrRefused = errors.New("the server kept refusing")             // the last try of a give-up was a 403, 429 or 5xx (wrapped in ErrGaveUp)
+	ErrStopped = errors.New("stopped: the endpoint keeps refusing") // Config.StopAfterRefused downloads in a row refused: ends the run, even under KeepGoing
+	ErrShard   = errors.New("invalid shard")                        // ParseShard / Config.Validate
+	ErrConfig  = errors.New("invalid pipeline configuration")       // Config.Validate
+	ErrNoStdin = errors.New("standard input not configured")        // input "-" without Config.Stdin
+	ErrNoS3    = errors.New("no S3 client configured")              // an s3:// input without Config.S3
 	// ErrNoURLColumn: a CSV dump's header names neither the url nor the
 	// host column (Config.Fields): no row of it can be read. It is one
 	// counted row error at offset 0 (wrapped with ErrRow in a *ReadError),
@@ -87,10 +96,11 @@ const (
 	ClassPayload                    // chunked / gzip / deflate / br payload
 	ClassRow                        // JSON Lines, CSV or tar row
 	ClassIndex                      // a URL index file, or a record it names (Config.Panel)
+	ClassCrawl                      // a WARC header names another crawl than the path (ErrCrawlMismatch)
 	numClasses
 )
 
-var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row", "index"}
+var classNames = [numClasses]string{"", "container", "record", "http", "payload", "row", "index", "crawl"}
 
 // String returns the class name used in summaries and diagnostics.
 func (c Class) String() string {

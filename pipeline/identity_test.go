@@ -97,4 +97,28 @@ func TestOutputFolderNotInput(t *testing.T) {
 	if !errors.Is(err, ErrOutputDir) || !strings.Contains(err.Error(), filepath.Join(in, "out")) {
 		t.Errorf("an output folder as input: %v", err)
 	}
+	// Its own files named as inputs (issue 25.4): a table's folder, a
+	// Parquet file, its records; a folder of data beside its tables is
+	// read.
+	out := filepath.Join(in, "out")
+	for name, body := range map[string]string{
+		"captures/crawl=c/part-1.parquet": "PAR1",
+		"_robotstat/inputs/r.json":        "{}",
+		"data/a.example.txt":              "User-agent: *\nDisallow: /\n",
+	} {
+		p := filepath.Join(out, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"captures", "captures/crawl=c", "captures/crawl=c/part-1.parquet", "_robotstat/inputs", "_robotstat/inputs/r.json"} {
+		_, _, err := collect(t, Config{}, filepath.Join(out, filepath.FromSlash(p)))
+		if !errors.Is(err, ErrOutputDir) || !strings.Contains(err.Error(), "is inside "+out+", which is a robotstat output folder") {
+			t.Errorf("%s of an output folder as input: %v", p, err)
+		}
+	}
+	if caps, _, err := collect(t, Config{}, filepath.Join(out, "data")); err != nil || len(caps) != 1 {
+		t.Errorf("data beside an output's tables: %d captures, %v", len(caps), err)
+	}
 }

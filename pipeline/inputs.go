@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -147,6 +148,10 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			listed = true
 			lines, err := r.readManifest(ctx, manifest, base)
 			if err != nil {
+				if crawl != "" && (errors.Is(err, ErrNotFound) || errors.Is(err, fs.ErrNotExist)) {
+					// Not a network fault: the base has no such list.
+					return nil, fmt.Errorf("crawl %s: %w at %s: %s is not there (%w)", crawl, ErrNoCrawl, base, "crawl-data/"+crawl+"/robotstxt.paths.gz", err)
+				}
 				if crawl != "" {
 					return nil, fmt.Errorf("crawl %s: %w", crawl, err)
 				}
@@ -182,6 +187,9 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		}
 		if st.IsDir() && isOutputDir(a) {
 			return nil, fmt.Errorf("input %s: %w", a, ErrOutputDir)
+		}
+		if out := outputDirAbove(a); out != "" {
+			return nil, fmt.Errorf("input %s is inside %s, which %w", a, out, ErrOutputDir)
 		}
 		if !st.IsDir() {
 			if f == formatHostFile {
@@ -373,6 +381,31 @@ const outputMarker = "_robotstat"
 func isOutputDir(dir string) bool {
 	st, err := os.Stat(filepath.Join(dir, outputMarker))
 	return err == nil && st.IsDir()
+}
+
+// outputDirAbove returns the robotstat output folder whose own files hold
+// path (a table's folder or partition, a Parquet file, its _robotstat/
+// records named as an input), else "": they are not captures either. An
+// input elsewhere below an output folder (data beside the tables of an
+// --out .) is read.
+func outputDirAbove(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if isOutputDir(dir) {
+			rel, _ := filepath.Rel(dir, abs)
+			parts := strings.Split(filepath.ToSlash(rel), "/")
+			tableDir, _ := filepath.Glob(filepath.Join(dir, parts[0], "crawl=*"))
+			if parts[0] == outputMarker || len(tableDir) > 0 || strings.HasSuffix(abs, ".parquet") {
+				return dir
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
 }
 
 // fileKey names a local file by what it is, not by how it was named: its

@@ -218,11 +218,17 @@ func (r *runner) read(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	crawl := r.cfg.Crawl
+	// The crawl its captures are of, the first of: the crawl name it was
+	// listed by, --crawl (Config.Crawl), the crawl its path names; else
+	// each warcinfo's isPartOf (decoder.warc). See Config.Crawl.
+	crawl, byPath := r.cfg.Crawl, false
 	if in.crawl != "" {
 		crawl = in.crawl
+	} else if crawl == "" {
+		crawl = CrawlOfPath(in.name)
+		byPath = crawl != ""
 	}
-	d.r, d.src = r, &source{name: in.name, path: in.path, crawl: crawl, r: r, unit: in.state}
+	d.r, d.src = r, &source{name: in.name, path: in.path, crawl: crawl, byPath: byPath, r: r, unit: in.state}
 	switch in.format {
 	case formatWARC:
 		err = d.warc(ctx, rc)
@@ -277,8 +283,11 @@ func (r *runner) send(ctx context.Context, j *job) error {
 type source struct {
 	name  string
 	path  string // record.Capture.Path
-	crawl string // the crawl its captures are of (Config.Crawl or the crawl listing it), else "": warcinfo's
-	r     *runner
+	crawl string // the crawl its captures are of (the crawl listing it, Config.Crawl or its path's), else "": warcinfo's
+	// byPath: crawl is the one its path names (CrawlOfPath), and a
+	// warcinfo isPartOf naming another is a ClassCrawl error.
+	byPath bool
+	r      *runner
 	// records counts the input's records and rows, of every kind: none
 	// at the end is an empty input (Summary.Empty).
 	records atomic.Int64

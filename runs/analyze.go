@@ -190,6 +190,9 @@ func Analyze(ctx context.Context, cfg Config, inputs []string) (*Result, error) 
 		workers[w].consume(c)
 		return nil
 	})
+	if runErr == nil {
+		runErr = uw.finish()
+	}
 	res.fill(&sum, uw, workers, time.Since(start))
 	if runErr != nil {
 		uw.abort()

@@ -9,8 +9,10 @@ import (
 // the input's order, then the failure that stopped it, if any, as a row of
 // class "input". Their crawl is crawl: the unit's captures' (the first by
 // name when they have several, so that it does not depend on which worker
-// read first), else the run's (pipeline.Config.Crawl), else
-// "" (a unit that failed before any capture of a WARC without warcinfo).
+// read first), else the run's (pipeline.Config.Crawl), else the one the
+// unit was listed by or its name names (pipeline.CrawlOfPath), else the
+// first by name of the run's captures' crawls (a unit that failed before
+// any capture of a WARC without warcinfo; see unitWriter.finish).
 func ErrorRows(r pipeline.UnitResult, crawl string) []schema.ErrorRow {
 	rows := make([]schema.ErrorRow, 0, len(r.Errors)+1)
 	for _, e := range r.Errors {

@@ -31,9 +31,16 @@ type unitWriter struct {
 	redo    bool
 	shard   string
 
-	mu        sync.Mutex
-	inFlight  map[int]*unitOut
-	crawls    map[int]string  // by unit index: the first, by name, of its captures' crawls
+	mu       sync.Mutex
+	inFlight map[int]*unitOut
+	crawls   map[int]string // by unit index: the first, by name, of its captures' crawls
+	// first is the first, by name, of every crawl the run's captures
+	// are of; waiting are the units with errors but no crawl to file
+	// them under (no capture, no --crawl, no crawl in their name), which
+	// finish commits under first.
+	first     string
+	waiting   []pipeline.UnitResult
+	captured  bool            // some unit of the run had captures
 	ids       map[string]bool // run ids this run writes
 	rows      map[schema.TableName]int64
 	files     int
@@ -158,6 +165,9 @@ func (u *unitWriter) batchDone(w int, unit pipeline.Unit) error {
 		if first := u.crawls[unit.Index]; first == "" || c < first {
 			u.crawls[unit.Index] = c
 		}
+		if u.first == "" || c < u.first {
+			u.first = c
+		}
 		u.mu.Unlock()
 	}
 	if wk.batch.Len() == 0 {
@@ -174,18 +184,64 @@ func (u *unitWriter) batchDone(w int, unit pipeline.Unit) error {
 }
 
 // unitDone is pipeline.Config.UnitDone: the unit's rows are all in its
-// dataset; commit it, with its outcome in the record.
+// dataset; commit it, with its outcome in the record. Its error rows are
+// of its captures' crawl, else the run's --crawl, else the crawl it was
+// listed by or its name names (crawl-data/CC-MAIN-YYYY-WW/); a unit with
+// errors, no capture and none of these (an unreadable file that is no
+// WARC) waits for finish, so that no partition is written without a
+// crawl. (A unit whose captures are of no crawl, a WARC without warcinfo
+// and no --crawl, has its errors where its captures are.)
 func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 	o, err := u.unit(r.Unit) // a unit without rows commits its record only
 	if err != nil {
 		return err
 	}
 	u.mu.Lock()
-	delete(u.inFlight, r.Index)
-	crawl := cmp.Or(u.crawls[r.Index], u.opts.Metadata[OptionCrawl]) // the run's crawl for a unit without captures
+	crawl := cmp.Or(u.crawls[r.Index], u.opts.Metadata[OptionCrawl], r.Crawl, pipeline.CrawlOfPath(r.Name))
 	delete(u.crawls, r.Index)
+	if r.Captures > 0 {
+		u.captured = true
+	}
+	if crawl == "" && r.Captures == 0 && (len(r.Errors) > 0 || r.Err != nil) {
+		u.waiting = append(u.waiting, r) // still in flight: abort removes it
+		u.mu.Unlock()
+		return nil
+	}
+	delete(u.inFlight, r.Index)
 	u.mu.Unlock()
-	if w := schema.WriterOf[schema.ErrorRow](o.ds); w != nil {
+	return u.commit(o, r, crawl, true)
+}
+
+// finish commits the units that waited for a crawl (unitDone), in input
+// order: their error rows under the first crawl, by name, of the run's
+// captures; in a run that read no capture of any crawl, their records
+// alone (their errors are in the run's summary, a failure in the record
+// that robotstat status lists), as no partition is written without a
+// crawl.
+func (u *unitWriter) finish() error {
+	u.mu.Lock()
+	waiting, crawl, captured := u.waiting, u.first, u.captured
+	u.waiting = nil
+	u.mu.Unlock()
+	slices.SortFunc(waiting, func(a, b pipeline.UnitResult) int { return cmp.Compare(a.Index, b.Index) })
+	for _, r := range waiting {
+		u.mu.Lock()
+		o := u.inFlight[r.Index]
+		delete(u.inFlight, r.Index)
+		u.mu.Unlock()
+		// Rows under no crawl only when the run's captures are of no
+		// crawl either: that partition is there for them.
+		if err := u.commit(o, r, crawl, crawl != "" || captured); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// commit writes the error rows of a unit whose rows are all in o, under
+// crawl, unless !rows, and commits it.
+func (u *unitWriter) commit(o *unitOut, r pipeline.UnitResult, crawl string, rows bool) error {
+	if w := schema.WriterOf[schema.ErrorRow](o.ds); w != nil && rows {
 		if err := w.Write(ErrorRows(r, crawl)); err != nil {
 			return fmt.Errorf("writing the errors of %s: %w", r.Name, err)
 		}

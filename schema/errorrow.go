@@ -40,8 +40,10 @@ type ErrorRow struct {
 	RecordID string `parquet:"warc_record_id,optional,dict"`
 	// Class of the error: container, record, http, payload, row, index (a
 	// URL index file robotstat panel could not read, or a record it names
-	// that is cut or is not the URL its row says) (as the run summary
-	// counts them), or input for an input that could not be read to its
+	// that is cut or is not the URL its row says), crawl (a WARC's warcinfo
+	// isPartOf names another crawl than its path's crawl-data/CC-MAIN-YYYY-WW/,
+	// under which its captures are filed) (as the run summary counts them),
+	// or input for an input that could not be read to its
 	// end (its captures before the failure are kept).
 	Class string `parquet:"class,dict"`
 	// What is wrong, e.g. "broken gzip member: unexpected EOF".

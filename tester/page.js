@@ -217,7 +217,8 @@
 	}
 
 	function renderBots(rep) {
-		const matched = (b) => b.match === "named" ? "named" : b.match === "star" ? "via *" : "no group";
+		// A 4xx or 5xx body is not read (RFC 9309 §2.3.1): the status decides, not a missing group.
+		const matched = (b) => !rep.file.read ? "status " + rep.status : b.match === "named" ? "named" : b.match === "star" ? "via *" : "no group";
 		const count = {};
 		for (const b of rep.bots) {
 			const k = b.verdict + " (" + matched(b) + ")";

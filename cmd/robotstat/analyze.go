@@ -30,7 +30,7 @@ import (
 
 func init() {
 	register(command{name: "analyze", summary: "read robots.txt captures and write statistics to Parquet", run: (*Main).analyze,
-		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInputsFailed, ExitInterrupted}})
+		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInputsFailed, ExitNothingRead, ExitInterrupted}})
 }
 
 // sampleWARC is the embedded sample analyze reads when given no input: real
@@ -208,8 +208,26 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if f.panel != nil {
 		res.Panel = f.panel.result(r.Coverage)
 	}
+	nothing := ""
+	if f.name == "" && f.panel == nil && len(r.Failed) == 0 {
+		nothing = nothingRead(r, inputs)
+	}
+	// The next step is the report only when there is one to make.
+	res.next = nothing == "" && dirExists(filepath.Join(res.Dir, string(schema.Captures)))
 	res.print(m.Stderr)
-	printErrors(m.Stderr, &r.Summary, cfg.Stats.Tables)
+	// An input with errors and no crawl (no capture, none named) in a run
+	// that read no capture has no rows: no partition without a crawl.
+	printErrors(m.Stderr, &r.Summary, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
+	if nothing != "" {
+		if f.json {
+			enc := json.NewEncoder(m.Stdout)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(res); err != nil {
+				return fmt.Errorf("writing the summary: %w", err)
+			}
+		}
+		return &exitError{code: ExitNothingRead, err: errors.New(nothing)}
+	}
 	if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
 		return err
 	}
@@ -232,12 +250,48 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	return nil
 }
 
+// nothingRead says why a run read nothing, or "": no input found to
+// read, inputs read that held no capture, or inputs all skipped into an
+// output that holds no capture. A rerun whose inputs were all read before
+// into an output that holds captures read nothing new, and succeeds.
+func nothingRead(r *runs.Result, inputs []string) string {
+	if r.Captures > 0 {
+		return ""
+	}
+	named := strings.Join(inputs[:min(len(inputs), 3)], ", ")
+	if len(inputs) > 3 {
+		named += ", ..."
+	}
+	switch {
+	case r.Shard != "":
+		// A shard is a part of the run: it may hold no input (a list
+		// shorter than the shards) or only inputs without captures.
+		return ""
+	case r.Files == 0 && r.Skipped == 0:
+		return fmt.Sprintf("analyze read nothing: %s %s no input to read (no WARC, JSON Lines or CSV dump, tar, or file named by host; what was left out is said above); nothing written. Give the files or folders of your captures, or a crawl name (CC-MAIN-YYYY-WW): robotstat analyze --help",
+			named, plural(len(inputs), "holds", "hold"))
+	case r.Files > 0:
+		return fmt.Sprintf("analyze read nothing: the %d %s read held no robots.txt capture (why is said above: input errors, inputs with no record, responses that are not /robots.txt); nothing written",
+			r.Files, plural(r.Files, "input", "inputs"))
+	case !dirExists(filepath.Join(r.Dir, string(schema.Captures))):
+		return fmt.Sprintf("analyze read nothing: the %d %s %s read before into %s, which holds no capture (they held none); --redo reads them again",
+			r.Skipped, plural(r.Skipped, "input", "inputs"), plural(r.Skipped, "was", "were"), r.Dir)
+	}
+	return ""
+}
+
 // analyzeConfig turns analyze's flags into the run's configuration.
 func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, error) {
 	cmd := f.command()
 	cfg := runs.Config{Dir: f.out, Version: Version, Redo: f.redo, OnLock: m.lockNotes(cmd, f.out)}
 	if f.workers < 1 {
 		return cfg, usageErrorf(cmd, "--workers must be at least 1, got %d", f.workers)
+	}
+	if cores := runtime.NumCPU(); f.workers > 4*cores {
+		// Allowed (a test may want it), but it only costs: a worker
+		// parses on a core and holds its buffers (memoryLimit: 32 MiB).
+		fmt.Fprintf(m.Stderr, "robotstat: %s: warning: --workers %d is far above the %d cores: workers beyond the cores add memory (some 32 MiB each), not speed; the default, --workers %d, uses every core\n",
+			cmd, f.workers, cores, runtime.GOMAXPROCS(0))
 	}
 	if f.out == "" {
 		return cfg, usageErrorf(cmd, "--out must name a folder")
@@ -355,6 +409,8 @@ func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result
 			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), refusedHint(pipeline.DefaultStopAfterRefused))
 	case errors.As(err, &ce):
 		err = compactedError(ce)
+	case errors.Is(err, pipeline.ErrNoCrawl):
+		return usageErrorf(f.command(), "%v; check the name (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json), or name with --cc-base the mirror that has it", err)
 	}
 	return fmt.Errorf("%s: %w%s", f.command(), err, kept)
 }
@@ -410,6 +466,9 @@ type analyzeResult struct {
 	Sites *reduce.Summary `json:"sites,omitempty"`
 	// Panel is what robotstat panel found of its hosts in each crawl.
 	Panel *panelResult `json:"panel,omitempty"`
+	// next: the output holds captures, so the summary points at the
+	// report.
+	next bool
 }
 
 // print writes where the output went and the three-line summary.
@@ -455,6 +514,10 @@ func (r *analyzeResult) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "robotstat: %d %s held no record or row at all: %s\n", r.Empty, plural(int(r.Empty), "input", "inputs"), ex)
 	}
+	if n := r.Summary.Errors[pipeline.ClassCrawl]; n > 0 {
+		fmt.Fprintf(w, "robotstat: %d WARC %s another crawl in %s warcinfo (isPartOf) than %s path (crawl-data/CC-MAIN-YYYY-WW/): %s filed under the path's crawl; the errors table names each (class crawl)\n",
+			n, plural(int(n), "file names", "files name"), plural(int(n), "its", "their"), plural(int(n), "its", "their"), plural(int(n), "its captures are", "their captures are"))
+	}
 	if r.Captures == 0 && r.OtherResponses > 0 {
 		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
 			r.OtherResponses, plural(int(r.OtherResponses), "response", "responses"), plural(int(r.OtherResponses), "its target is", "their targets are"))
@@ -472,7 +535,11 @@ func (r *analyzeResult) print(w io.Writer) {
 	if len(r.Failed) > 0 { // committed too: their records say they failed
 		failed = fmt.Sprintf(", %d of them failed", len(r.Failed))
 	}
-	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s); next: robotstat report %s\n", r.Dir, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), r.Dir)
+	next := ""
+	if r.next {
+		next = "; next: robotstat report " + r.Dir
+	}
+	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s)%s\n", r.Dir, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), next)
 	if r.Skipped > 0 {
 		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Dir)
 	}
@@ -576,7 +643,7 @@ func optInTables() []schema.TableName {
 
 // printErrors writes the located data errors a run kept (the first
 // --errors of them), sorted by input and offset, and where the rest are.
-func printErrors(w io.Writer, sum *pipeline.Summary, tables []schema.TableName) {
+func printErrors(w io.Writer, sum *pipeline.Summary, inTable bool) {
 	if len(sum.Diagnostics) == 0 {
 		return
 	}
@@ -586,7 +653,7 @@ func printErrors(w io.Writer, sum *pipeline.Summary, tables []schema.TableName) 
 	})
 	total := sum.ErrorCount()
 	where := ""
-	if slices.Contains(tables, schema.Errors) {
+	if inTable {
 		where = "; all of them are in the errors table"
 	}
 	if int64(len(diags)) < total {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,10 +54,26 @@ crawler, so check refuses it.
 --batch reads ROBOTS_FILE<TAB>AGENT<TAB>URL lines from standard input and
 prints one word per line, in order: allowed, disallowed, or error (with the
 reason on stderr). Each file is parsed once while consecutive lines name it.
+
+--json prints one JSON object a line instead, one per decision, in order
+(with --batch, one per input line, errors included):
+  file, agent, url   as given
+  token              the product token AGENT is read as, lower case ("" for *
+                     and for an agent that names none)
+  status             the HTTP status the file was taken as served with
+  verdict            allowed, disallowed, or error (--batch: a line not decided)
+  allowed            true or false (absent for an error)
+  reason             rule, no-match, no-group, implicit, unavailable, unreachable
+  match              how the agent found its groups: named, star or none
+  rule_line, rule    the deciding line and its directive as read
+                     ("disallow: /private"), for reason rule
+  explain            check --explain's explanation, with --explain
+  input_line, error  --batch: the stdin line (from 1), and why it was not decided
 `
 
 type checkFlags struct {
 	explain   bool
+	json      bool
 	status    int
 	batch     bool
 	limit     int
@@ -69,6 +86,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.explain, "explain", false, "say which rule and group decided each URL")
 	fs.IntVar(&f.status, "status", 200, "HTTP `status` the robots.txt was served with")
 	fs.BoolVar(&f.batch, "batch", false, "read FILE<TAB>AGENT<TAB>URL lines from stdin")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object a line per decision (fields in --help)")
 	fs.IntVar(&f.limit, "parse-limit", parse.DefaultLimit, "parse at most this many `bytes` of a file (RFC 9309 §2.5 minimum 512000; -1 for no limit)")
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat status 429 like 5xx, as Google does (RFC 9309 says 4xx)")
 	pos, err := parseFlags(fs, args, m.Stdout, checkUsage)
@@ -119,6 +137,14 @@ func (m *Main) check(ctx context.Context, args []string) error {
 		d := r.DecideSet(id, match, u)
 		if !d.Allowed {
 			any = true
+		}
+		if f.json {
+			rec := newCheckRecord(file, agent, token, u, f.status, d)
+			if f.explain {
+				rec.Explain = explain.Decide(&r, agent, bots, u, f.status).Text
+			}
+			writeJSONLine(w, rec)
+			continue
 		}
 		writeVerdict(w, &r, d, u, agent, bots, f)
 	}
@@ -196,6 +222,48 @@ func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 	return body, nil
 }
 
+// checkRecord is one line of check --json: a decision, or with --batch a
+// line that could not be decided (Verdict "error"). The fields are
+// documented in checkUsage.
+type checkRecord struct {
+	File      string `json:"file"`
+	Agent     string `json:"agent"`
+	URL       string `json:"url"`
+	Token     string `json:"token"`
+	Status    int    `json:"status,omitempty"`
+	Verdict   string `json:"verdict"`
+	Allowed   *bool  `json:"allowed,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	Match     string `json:"match,omitempty"`
+	RuleLine  int    `json:"rule_line,omitempty"`
+	Rule      string `json:"rule,omitempty"`
+	Explain   string `json:"explain,omitempty"`
+	InputLine int    `json:"input_line,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+func newCheckRecord(file, agent, token, url string, status int, d parse.Decision) checkRecord {
+	rec := checkRecord{File: file, Agent: agent, URL: url, Status: status, Verdict: "disallowed", Allowed: &d.Allowed,
+		Token:  string(parse.AppendLowerToken(nil, parse.ProductToken([]byte(token)))),
+		Reason: d.Reason.String(), Match: d.Match.String()}
+	if d.Allowed {
+		rec.Verdict = "allowed"
+	}
+	if d.Rule != nil {
+		rec.RuleLine = d.Rule.Line
+		rec.Rule = d.Rule.Directive.String() + ": " + string(d.Rule.Raw)
+	}
+	return rec
+}
+
+// writeJSONLine writes rec as one line of JSON (no HTML escaping: a URL's
+// & stays &).
+func writeJSONLine(w *bufio.Writer, rec checkRecord) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(rec) // a struct of strings and numbers: no error but the writer's, which Flush reports
+}
+
 func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent string, bots []explain.Bot, f checkFlags) {
 	if d.Allowed {
 		w.WriteString("allowed ")
@@ -231,16 +299,27 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 			return ctx.Err()
 		}
 		file, agent, url, ok := splitBatchLine(sc.Text())
-		if !ok {
-			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: want FILE<TAB>AGENT<TAB>URL\n", n)
-			w.WriteString("error\n")
+		// lineErr reports a line not decided: on stderr, and as its
+		// output line.
+		lineErr := func(err error) {
+			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", n, err)
 			failed = true
+			if f.json {
+				rec := checkRecord{Verdict: "error", InputLine: n, Error: err.Error()}
+				if ok { // else the line is not FILE, AGENT and URL
+					rec.File, rec.Agent, rec.URL = file, agent, url
+				}
+				writeJSONLine(w, rec)
+				return
+			}
+			w.WriteString("error\n")
+		}
+		if !ok {
+			lineErr(errors.New("want FILE<TAB>AGENT<TAB>URL"))
 			continue
 		}
 		if err := checkURL(url); err != nil {
-			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", n, err)
-			w.WriteString("error\n")
-			failed = true
+			lineErr(err)
 			continue
 		}
 		if !loaded || file != cur {
@@ -252,9 +331,7 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 			}
 		}
 		if curErr != nil {
-			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", n, curErr)
-			w.WriteString("error\n")
-			failed = true
+			lineErr(curErr)
 			continue
 		}
 		if !agentRead || agent != lastAgent {
@@ -263,11 +340,19 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 			lastAgent, agentRead = agent, true
 			lastToken, _ = explain.ReadAgent(agent, bots)
 		}
-		if r.Decide(lastToken, url).Allowed {
-			w.WriteString("allowed\n")
-		} else {
-			w.WriteString("disallowed\n")
+		d := r.Decide(lastToken, url)
+		if !d.Allowed {
 			disallowed = true
+		}
+		switch {
+		case f.json:
+			rec := newCheckRecord(file, agent, lastToken, url, 200, d)
+			rec.InputLine = n
+			writeJSONLine(w, rec)
+		case d.Allowed:
+			w.WriteString("allowed\n")
+		default:
+			w.WriteString("disallowed\n")
 		}
 	}
 	if err := w.Flush(); err != nil {

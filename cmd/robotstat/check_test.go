@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -288,5 +289,89 @@ func TestCheckURLs(t *testing.T) {
 				t.Errorf("check --batch %q: %q, exit %d: %s", bad, out, code, errOut)
 			}
 		})
+	}
+}
+
+// TestCheckJSON (issue 25.7): --json prints one JSON object a line per
+// decision, with and without --batch, whose verdicts are the text mode's
+// (same exit codes too), and a batch line that cannot be decided is an
+// object of verdict error naming its stdin line.
+func TestCheckJSON(t *testing.T) {
+	file := writeRobots(t, checkRobots)
+	decode := func(t *testing.T, stdout string) []checkRecord {
+		t.Helper()
+		var out []checkRecord
+		for i, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+			var rec checkRecord
+			dec := json.NewDecoder(strings.NewReader(line))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&rec); err != nil {
+				t.Fatalf("line %d %q: %v", i+1, line, err)
+			}
+			out = append(out, rec)
+		}
+		return out
+	}
+
+	urls := []string{"/a?x=1&y=<2>", "/private/x", "/private/ok", "/robots.txt"}
+	text, _, textCode := run(t, "", append([]string{"check", file, "GPTBot/1.1"}, urls...)...)
+	text2, _, _ := run(t, "", append([]string{"check", file, "Googlebot"}, urls...)...)
+	stdout, _, code := run(t, "", append([]string{"check", "--json", file, "GPTBot/1.1"}, urls...)...)
+	recs := decode(t, stdout)
+	if code != textCode || code != ExitDisallowed || len(recs) != len(urls) {
+		t.Fatalf("exit %d (text %d), %d records\n%s", code, textCode, len(recs), stdout)
+	}
+	for i, rec := range recs {
+		if want := strings.Fields(strings.Split(text, "\n")[i])[0]; rec.Verdict != want || rec.URL != urls[i] || rec.File != file || rec.Agent != "GPTBot/1.1" || rec.Token != "gptbot" || rec.Status != 200 || rec.Allowed == nil || *rec.Allowed != (want == "allowed") {
+			t.Errorf("record %d %+v, text says %s", i, rec, want)
+		}
+	}
+	if r := recs[0]; r.Reason != "rule" || r.Match != "named" || r.RuleLine != 3 || r.Rule != "disallow: /" {
+		t.Errorf("deciding rule of %+v", r)
+	}
+	if !strings.Contains(stdout, `"url":"/a?x=1&y=<2>"`) {
+		t.Errorf("a URL is escaped for HTML: %s", stdout)
+	}
+	if r := recs[3]; r.Reason != "implicit" || r.Verdict != "allowed" {
+		t.Errorf("/robots.txt: %+v", r)
+	}
+	// --explain adds the explanation; --status 503 every path disallowed.
+	stdout, _, code = run(t, "", "check", "--json", "--explain", "--status", "503", file, "Googlebot", "/a")
+	if recs := decode(t, stdout); code != ExitDisallowed || len(recs) != 1 || recs[0].Reason != "unreachable" || recs[0].Status != 503 ||
+		!strings.Contains(recs[0].Explain, "status 503: robots.txt unreachable, everything disallowed") {
+		t.Errorf("--status 503: exit %d\n%s", code, stdout)
+	}
+
+	// --batch: one object per line, errors included, verdicts as text.
+	var in strings.Builder
+	for _, u := range urls {
+		fmt.Fprintf(&in, "%s\tGooglebot\t%s\n", file, u)
+	}
+	in.WriteString("no tabs here\n")
+	fmt.Fprintf(&in, "%s\tx\t/a\x00b\n", file)
+	fmt.Fprintf(&in, "%s\tx\t/\n", filepath.Join(t.TempDir(), "missing.txt"))
+	textOut, _, textCode := run(t, in.String(), "check", "--batch")
+	stdout, stderr, code := run(t, in.String(), "check", "--batch", "--json")
+	recs = decode(t, stdout)
+	words := strings.Fields(textOut)
+	if code != textCode || code != ExitUsage || len(recs) != len(words) || len(recs) != len(urls)+3 {
+		t.Fatalf("--batch --json: exit %d (text %d), %d records, %d words\n%s\n%s", code, textCode, len(recs), len(words), stdout, stderr)
+	}
+	for i, rec := range recs {
+		if rec.Verdict != words[i] || rec.InputLine != i+1 {
+			t.Errorf("line %d: %+v, text says %s", i+1, rec, words[i])
+		}
+		if i < len(urls) && rec.Verdict != strings.Fields(strings.Split(text2, "\n")[i])[0] {
+			t.Errorf("line %d: batch %s, check %s", i+1, rec.Verdict, strings.Split(text2, "\n")[i])
+		}
+	}
+	if e := recs[len(urls)]; e.Error != "want FILE<TAB>AGENT<TAB>URL" || e.File != "" || e.Allowed != nil {
+		t.Errorf("malformed line: %+v", e)
+	}
+	if e := recs[len(urls)+1]; !strings.Contains(e.Error, "control character") || e.Agent != "x" {
+		t.Errorf("control character: %+v", e)
+	}
+	if e := recs[len(urls)+2]; !strings.Contains(e.Error, "missing.txt") || !strings.Contains(stderr, "stdin line 7") {
+		t.Errorf("missing file: %+v\n%s", e, stderr)
 	}
 }

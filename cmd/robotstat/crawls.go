@@ -54,10 +54,21 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 		return usageErrorf(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
 	}
 	if crawl != "" {
+		if why := crawlFlagProblem(crawl); why != "" {
+			return usageErrorf(cmd, "--crawl %q: %s", crawl, why)
+		}
 		for _, in := range inputs {
 			if pipeline.IsCrawlName(in) && !pathExists(in) {
 				return usageErrorf(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
 			}
+			if p := pipeline.CrawlOfPath(in); p != "" && p != crawl {
+				return usageErrorf(cmd, "--crawl %s: the path %s names the crawl %s (crawl-data/%s/), whose captures it holds; leave --crawl out (a path that names a crawl files its captures under it), or give --crawl only for inputs whose path names none, in a command of their own", crawl, in, p, p)
+			}
+		}
+	}
+	for _, in := range inputs {
+		if almostCrawlName(in) && !pathExists(in) {
+			return usageErrorf(cmd, "%s is neither a file nor a crawl name: %s", in, crawlNameForm)
 		}
 	}
 	pc.CCBase = f.ccBase
@@ -79,6 +90,33 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 	pc.Rate = f.rate
 	pc.Retry.MaxTries = f.retries
 	return nil
+}
+
+// crawlNameForm says what a Common Crawl crawl name looks like, for the
+// messages about a name that is almost one.
+const crawlNameForm = "a crawl name is CC-MAIN-YYYY-WW, in capitals: the year's four digits and the week's two, e.g. CC-MAIN-2024-33 (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json)"
+
+// almostCrawlName reports a name meant as a crawl name that is not one
+// (CC-MAIN-2024-333, cc-main-2024-33): it begins with CC-MAIN, in any
+// case, and is no file name (no folder, no extension: Common Crawl's
+// WARCs are named CC-MAIN-2024...warc.gz).
+func almostCrawlName(s string) bool {
+	if len(s) < len("CC-MAIN") || !strings.EqualFold(s[:len("CC-MAIN")], "CC-MAIN") || pipeline.IsCrawlName(s) {
+		return false
+	}
+	return !strings.ContainsAny(s, "./\\:")
+}
+
+// crawlFlagProblem says why --crawl NAME cannot name a crawl, or "". Any
+// name of a collection may (a scan's, a crawl of one's own: package schema
+// escapes its partition folder), but one that is almost a Common
+// Crawl name is a typo, which would file the captures under a crawl of
+// their own.
+func crawlFlagProblem(name string) string {
+	if len(name) >= 7 && strings.EqualFold(name[:7], "CC-MAIN") && !pipeline.IsCrawlName(name) {
+		return crawlNameForm
+	}
+	return ""
 }
 
 // retryPrinter prints the pipeline's retry events on stderr, one line

@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -312,6 +314,139 @@ func checkPacing(t *testing.T, times []time.Time, interval time.Duration) {
 				t.Errorf("requests %d and %d %v apart, want at least %v (one per %v)", i, j, d, want, interval)
 				return
 			}
+		}
+	}
+}
+
+// TestAnalyzeCrawlFolders (issue 25.1): three folders of a mirror named
+// crawl-data/CC-MAIN-YYYY-WW whose WARCs all say isPartOf CC-MAIN-2024-22
+// (scripts/gencorpus's default) were filed as that one crawl, the trend
+// gone without a word. The path wins: three crawls in the captures table,
+// and each WARC whose header disagrees is counted in the summary and is a
+// row of class crawl in the errors table, located at its warcinfo (exit 3:
+// the output is written, some inputs had errors). --crawl for a path that
+// names another crawl is refused.
+func TestAnalyzeCrawlFolders(t *testing.T) {
+	files := genCorpus(t, 300, 100) // 3 files of CC-MAIN-2024-22
+	mirror := t.TempDir()
+	crawls := []string{"CC-MAIN-2023-06", "CC-MAIN-2024-33", "CC-MAIN-2025-38"}
+	var inputs []string
+	for _, c := range crawls {
+		dir := filepath.Join(mirror, "crawl-data", c)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "robotstxt"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "robotstxt", filepath.Base(f)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		inputs = append(inputs, dir)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", out}, inputs...)...)
+	if code != ExitInputErrors {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInputErrors, stderr)
+	}
+	if !strings.Contains(stderr, "9 errors (crawl 9)") || !strings.Contains(stderr, "9 WARC files name another crawl in their warcinfo (isPartOf) than their path") {
+		t.Errorf("summary does not count the disagreements:\n%s", stderr)
+	}
+	per := map[string]int{}
+	for _, c := range readCaptures(t, out) {
+		per[c.Crawl]++
+	}
+	if want := map[string]int{crawls[0]: 300, crawls[1]: 300, crawls[2]: 300}; !reflect.DeepEqual(per, want) {
+		t.Errorf("captures per crawl %v, want %v", per, want)
+	}
+	errs := readErrors(t, out)
+	if len(errs) != 9 {
+		t.Fatalf("%d error rows, want 9: %v", len(errs), errs)
+	}
+	for _, e := range errs {
+		if e.class != "crawl" || e.offset != 0 || e.record != 0 || !slices.Contains(crawls, e.crawl) ||
+			!strings.Contains(e.message, "the path names "+e.crawl) || !strings.Contains(e.message, `isPartOf "CC-MAIN-2024-22"`) {
+			t.Errorf("error row %+v", e)
+		}
+	}
+
+	// The same files where no path names a crawl: the header's, no error.
+	out2 := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", out2, files[0]); code != 0 || !strings.Contains(stderr, "0 errors") {
+		t.Errorf("no crawl in the path: exit %d\n%s", code, stderr)
+	}
+	if rows := readCaptures(t, out2); len(rows) == 0 || rows[0].Crawl != "CC-MAIN-2024-22" {
+		t.Errorf("no crawl in the path: %d rows, crawl %q", len(rows), rows[0].Crawl)
+	}
+	// --crawl names the crawl of inputs whose path names none; for one
+	// that names another it is refused, and a name that is almost a
+	// crawl name is told what one looks like.
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"path_names_another", []string{"--crawl", "CC-MAIN-2024-01", inputs[0]}, "names the crawl CC-MAIN-2023-06"},
+		{"typo_digits", []string{"--crawl", "CC-MAIN-2024-333", files[0]}, "a crawl name is CC-MAIN-YYYY-WW"},
+		{"typo_case", []string{"--crawl", "cc-main-2024-33", files[0]}, "a crawl name is CC-MAIN-YYYY-WW"},
+		{"input_typo", []string{"CC-MAIN-2024-333"}, "CC-MAIN-2024-333 is neither a file nor a crawl name: a crawl name is CC-MAIN-YYYY-WW"},
+		{"input_case", []string{"cc-main-2024-33"}, "cc-main-2024-33 is neither a file nor a crawl name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", filepath.Join(t.TempDir(), "o")}, tc.args...)...)
+			if code != ExitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, want %d and %q:\n%s", code, ExitUsage, tc.want, stderr)
+			}
+		})
+	}
+}
+
+// TestAnalyzeNoSuchCrawl (issue 25.4): a well-formed crawl name the base
+// does not have fails at once, one request, with "no such crawl at BASE",
+// from an http(s) mirror (a real server on 127.0.0.1 answering 404) and
+// from a folder alike; it is no network fault to retry.
+func TestAnalyzeNoSuchCrawl(t *testing.T) {
+	dir := t.TempDir()
+	ccMirror(t, dir, "CC-MAIN-2024-33", 1, genCorpus(t, 10, 10))
+	var requests []string
+	var mu sync.Mutex
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests = append(requests, r.URL.Path)
+		mu.Unlock()
+		http.FileServer(http.Dir(dir)).ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	for _, base := range []string{hs.URL + "/", dir} {
+		start := time.Now()
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--out", filepath.Join(t.TempDir(), "out"), "--cc-base", base, "CC-MAIN-2024-99")
+		if code != ExitUsage || !strings.Contains(stderr, "crawl CC-MAIN-2024-99: no such crawl at "+base) ||
+			!strings.Contains(stderr, "crawl-data/CC-MAIN-2024-99/robotstxt.paths.gz is not there") || strings.Contains(stderr, "retrying") {
+			t.Errorf("--cc-base %s: exit %d\n%s", base, code, stderr)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("--cc-base %s: took %s", base, took)
+		}
+	}
+	if len(requests) != 1 {
+		t.Errorf("requests %v, want the one list", requests)
+	}
+}
+
+// TestAnalyzeWorkersWarning (issue 25.4): --workers far above the cores
+// (more than 4 a core) is said on stderr; the run goes on.
+func TestAnalyzeWorkersWarning(t *testing.T) {
+	for _, tc := range []struct {
+		workers int
+		warn    bool
+	}{{runtime.NumCPU(), false}, {4 * runtime.NumCPU(), false}, {4*runtime.NumCPU() + 1, true}} {
+		_, stderr, code := run(t, "", "analyze", "--quiet", "--workers", strconv.Itoa(tc.workers), "--out", filepath.Join(t.TempDir(), "out"))
+		warned := strings.Contains(stderr, fmt.Sprintf("warning: --workers %d is far above the %d cores", tc.workers, runtime.NumCPU()))
+		if code != 0 || warned != tc.warn {
+			t.Errorf("--workers %d: exit %d, warned %v, want %v\n%s", tc.workers, code, warned, tc.warn, stderr)
 		}
 	}
 }

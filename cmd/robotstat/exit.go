@@ -33,6 +33,12 @@ const (
 	// cannot be opened); the rows read before are kept, the errors are in
 	// the summary and in robotstat status, and a rerun retries them.
 	ExitInputsFailed = 5
+	// ExitNothingRead: analyze read nothing: no input was found to read
+	// (an empty folder, a manifest that lists nothing), or the inputs
+	// read held no robots.txt capture (not WARCs, only other responses,
+	// empty files). A run that read nothing does not succeed: no table
+	// is written and no next step is suggested but how to give inputs.
+	ExitNothingRead = 6
 	// ExitInterrupted: cancelled by SIGINT or SIGTERM; no partial Parquet
 	// file is left behind.
 	ExitInterrupted = 130
@@ -50,6 +56,7 @@ var exitCodes = []struct {
 	{ExitInputErrors, "analyze, panel: output written, but some inputs had errors (see the summary)"},
 	{ExitStrict, "analyze --strict, panel --strict: stopped at the first input error; that input not written\n       (inputs committed before it are kept)"},
 	{ExitInputsFailed, "analyze, panel: output written, but some inputs listed could not be read to\n       their end (a download failed after its retries, a file could not be\n       opened; see the summary or robotstat status; a rerun retries them)"},
+	{ExitNothingRead, "analyze: nothing read: no input found (an empty folder, a manifest listing\n       nothing), or the inputs read held no robots.txt capture; no table written"},
 	{ExitInterrupted, "interrupted; no partial output file is left"},
 }
 

@@ -154,8 +154,10 @@ func TestAnalyzeGeneralWARC(t *testing.T) {
 	}
 	dir := t.TempDir()
 	_, stderr, code := run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out"), warc)
-	if code != 0 || !strings.Contains(stderr, "16 WARC responses read past: their targets are not /robots.txt") ||
-		!strings.Contains(stderr, "--responses all") || !strings.Contains(stderr, "sites: not built") {
+	// A run that read no capture does not succeed (issue 25.3).
+	if code != ExitNothingRead || !strings.Contains(stderr, "16 WARC responses read past: their targets are not /robots.txt") ||
+		!strings.Contains(stderr, "--responses all") || !strings.Contains(stderr, "analyze read nothing: the 1 input read held no robots.txt capture") ||
+		strings.Contains(stderr, "next: robotstat report") {
 		t.Errorf("exit %d, stderr:\n%s", code, stderr)
 	}
 	_, stderr, code = run(t, "", "analyze", "--quiet", "--responses", "all", "--out", filepath.Join(dir, "all"), warc)
@@ -177,13 +179,13 @@ func TestAnalyzeDumpColumns(t *testing.T) {
 		t.Errorf("--fields host=domain: exit %d, %d rows\n%s", code, len(rows), stderr)
 	}
 	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out2"), csv)
-	if code != ExitInputErrors || !strings.Contains(stderr, `names no url or host column (looked for "url" and "host"; it has "domain", "body")`) {
+	if code != ExitNothingRead || !strings.Contains(stderr, `names no url or host column (looked for "url" and "host"; it has "domain", "body")`) {
 		t.Errorf("no url column: exit %d\n%s", code, stderr)
 	}
 	empty := filepath.Join(dir, "empty.jsonl")
 	os.WriteFile(empty, nil, 0o644)
 	_, stderr, code = run(t, "", "analyze", "--quiet", "--out", filepath.Join(dir, "out3"), empty)
-	if code != 0 || !strings.Contains(stderr, "1 input held no record or row at all: empty.jsonl") {
+	if code != ExitNothingRead || !strings.Contains(stderr, "1 input held no record or row at all: empty.jsonl") {
 		t.Errorf("empty input: exit %d\n%s", code, stderr)
 	}
 }
@@ -322,5 +324,80 @@ func TestAnalyzeErrorsJoinCaptures(t *testing.T) {
 		if !sources[s] {
 			t.Errorf("errors source %q is no captures source (%v)", s, sortedKeys(sources))
 		}
+	}
+}
+
+// TestAnalyzeReadNothing (issue 25.3): an empty folder exited 0 and said
+// "next: robotstat report" for a folder never written; an input that is no
+// WARC wrote empty files of every table under
+// crawl=__HIVE_DEFAULT_PARTITION__. A run that read nothing exits
+// ExitNothingRead saying why, writes no table, and points at no report;
+// an unreadable input's errors go under the run's crawl; the report of
+// one crawl and robotstat sites agree on site_history.
+func TestAnalyzeReadNothing(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	junk := filepath.Join(dir, "junk.warc.gz")
+	os.WriteFile(junk, []byte("\x1f\x8b this is no gzip, no WARC"), 0o644)
+	tables := func(out string) []string {
+		var got []string
+		for _, p := range dirList(t, out) {
+			if !strings.HasPrefix(p, "_robotstat") {
+				got = append(got, p)
+			}
+		}
+		return got
+	}
+	for _, tc := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"empty_folder", "analyze read nothing: " + empty + " holds no input to read", []string{empty}},
+		{"no_capture", "analyze read nothing: the 1 input read held no robots.txt capture", []string{junk}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			_, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", out}, tc.args...)...)
+			if code != ExitNothingRead || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "next: robotstat report") {
+				t.Errorf("exit %d, want %d and %q\n%s", code, ExitNothingRead, tc.want, stderr)
+			}
+			if got := tables(out); len(got) > 0 {
+				t.Errorf("a run that read nothing wrote %v", got)
+			}
+			// Run again: the input is skipped, and still nothing is there.
+			_, stderr, code = run(t, "", append([]string{"analyze", "--quiet", "--out", out}, tc.args...)...)
+			if code != ExitNothingRead || strings.Contains(stderr, "next: robotstat report") {
+				t.Errorf("rerun: exit %d\n%s", code, stderr)
+			}
+		})
+	}
+
+	// The unreadable input beside a readable one: its error row is of the
+	// run's crawl, and no folder of any table is of no crawl.
+	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
+	out := filepath.Join(dir, "out")
+	_, stderr, code := run(t, "", append([]string{"analyze", "--quiet", "--out", out, junk}, fixture...)...)
+	if code != ExitInputErrors || !strings.Contains(stderr, "next: robotstat report "+out) {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, p := range tables(out) {
+		if strings.Contains(p, schema.DefaultPartition) {
+			t.Errorf("a partition without a crawl: %s", p)
+		}
+	}
+	errs := readErrors(t, out)
+	if len(errs) != 1 || errs[0].input != "junk.warc.gz" || errs[0].crawl != "CC-MAIN-2025-05" {
+		t.Errorf("errors rows %v, want junk.warc.gz's under CC-MAIN-2025-05", errs)
+	}
+	// One crawl: the report does not send to robotstat sites for
+	// site_history, which robotstat sites says it does not build.
+	_, stderr, code = run(t, "", "report", out)
+	if code != 0 || strings.Contains(stderr, "robotstat sites "+out+" builds it") || !strings.Contains(stderr, "holds one crawl: no site_history table, which robotstat sites builds once the dataset holds two") {
+		t.Errorf("report of one crawl: exit %d\n%s", code, stderr)
+	}
+	_, stderr, _ = run(t, "", "sites", out)
+	if !strings.Contains(stderr, "site_history: not built (one crawl; it is built once the dataset holds two)") {
+		t.Errorf("sites of one crawl:\n%s", stderr)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 )
@@ -101,7 +103,11 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	case "help", "-h", "-help", "--help", "version", "--version":
 		out := &errWriter{w: m.Stdout}
 		if name == "version" || name == "--version" {
-			fmt.Fprintln(out, "robotstat", Version)
+			bi, ok := debug.ReadBuildInfo()
+			if !ok {
+				bi = nil
+			}
+			fmt.Fprintln(out, versionLine(bi))
 		} else {
 			m.usage(out)
 		}
@@ -120,6 +126,34 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 
 // Version is robotstat's version, written into every Parquet file.
 const Version = "0.1.0"
+
+// versionLine is what robotstat --version prints: Version, the commit the
+// binary was built from (vcs.revision, "unknown" when the build recorded
+// none: go run, a build outside a checkout or with -buildvcs=false),
+// whether the checkout had changes not committed (vcs.modified), and the
+// Go version. A number published with its dataset can then be traced to
+// the code that made it.
+func versionLine(bi *debug.BuildInfo) string {
+	commit, modified, goVersion := "unknown", false, runtime.Version()
+	if bi != nil {
+		goVersion = bi.GoVersion
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if s.Value != "" {
+					commit = s.Value
+				}
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	line := "robotstat " + Version + " (commit " + commit
+	if modified {
+		line += ", with changes not committed"
+	}
+	return line + ", " + goVersion + ")"
+}
 
 func (m *Main) usage(w io.Writer) {
 	fmt.Fprintf(w, "robotstat measures the robots.txt web (RFC 9309).\n\nUsage:\n  robotstat <command> [flags] [args]\n\nCommands:\n")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/outfile"
 	"github.com/robotstat/robotstat/report"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
@@ -116,6 +117,13 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	case !st.IsDir():
 		return usageErrorf("report", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
+	// A page that cannot be written fails before the report is read and
+	// printed, not after.
+	if f.html != "" {
+		if err := outfile.Check(f.html); err != nil {
+			return usageErrorf("report", "--html %v: nothing done; give the name of a file to write (the page is one self-contained file), in a folder that exists", err)
+		}
+	}
 	o := report.TallyOptions{By: f.by, Panel: f.panel, AllBots: f.allBots}
 	if f.by == byDomain {
 		// columns per crawl, a site per registered domain (the domains table)
@@ -143,6 +151,11 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 		hint := "robotstat analyze writes it; versions before schema 2 did not"
 		if slices.Contains(schema.ReduceTables(), t) {
 			hint = "robotstat sites " + dir + " builds it"
+		}
+		if t == schema.SiteHistory && len(data.Report.Crawls) < 2 {
+			// Not missing: robotstat sites says the same.
+			fmt.Fprintf(m.Stderr, "robotstat: %s holds one crawl: no site_history table, which robotstat sites builds once the dataset holds two (analyze another crawl into %s); the report's panel and first-block cohorts are empty\n", dir, dir)
+			continue
 		}
 		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; what the report reads from it is empty (%s)\n", dir, t, hint)
 	}

@@ -205,9 +205,20 @@ func TestReportErrors(t *testing.T) {
 		{"csv_unwritable", []string{"report", unranked, "--csv", filepath.Join(file, "sub")}, 2, []string{"--csv"}},
 		{"sites_missing", []string{"report", unranked, "--sites", filepath.Join(empty, "tranco.csv")}, 2, []string{"--sites"}},
 	}
+	// --html that cannot be written fails before the text report is
+	// printed (issue 25.4): a folder, a folder that is not there.
+	cases = append(cases, struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{"html_folder", []string{"report", unranked, "--html", empty}, 2, []string{"--html " + empty + " is a folder: nothing done", try}})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, errOut, code := run(t, "", c.args...)
+			out, errOut, code := run(t, "", c.args...)
+			if strings.HasPrefix(c.name, "html_") && out != "" {
+				t.Errorf("the text report was printed before --html failed:\n%.200s", out)
+			}
 			if code != c.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, c.code, errOut)
 			}

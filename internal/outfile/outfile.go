@@ -93,6 +93,57 @@ func Write(path string, write func(io.Writer) error) error {
 	return special(path, fi, write)
 }
 
+// Check reports, before anything is computed, whether Write would refuse
+// path or fail to put its file there: what Write refuses (a folder, "-",
+// a dangling link, a block device or socket), a folder that is not there
+// or cannot be written in, a regular file that cannot be written. It
+// writes nothing but an empty temporary file beside path, removed at once;
+// a FIFO or character device is not opened (a FIFO would wait for its
+// reader). Write may still fail later (a full disk).
+func Check(path string) error {
+	if path == "-" {
+		return ErrDash
+	}
+	st, err := os.Stat(path) // follows a link, as Write does
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s %w", path, ErrDangling)
+		}
+		return probe(path, path)
+	case err != nil:
+		return fmt.Errorf("writing %s: %w", path, err)
+	case st.IsDir():
+		return fmt.Errorf("%s %w", path, ErrDirectory)
+	case st.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_WRONLY, 0) // no O_TRUNC: nothing changes
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		f.Close()
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("writing %s: resolving the link: %w", path, err)
+		}
+		return probe(target, path) // replaced by a rename beside it
+	case st.Mode()&fs.ModeNamedPipe != 0, st.Mode()&fs.ModeCharDevice != 0:
+		return nil
+	}
+	return fmt.Errorf("%s %w", path, ErrNotFile)
+}
+
+// probe creates and removes a temporary file beside target, as replace
+// would; path names the destination in the error.
+func probe(target, path string) error {
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
 // special writes through to a character device or FIFO and refuses
 // anything else that is not a regular file.
 func special(path string, fi fs.FileInfo, write func(io.Writer) error) error {

@@ -272,3 +272,57 @@ func TestProcFDLink(t *testing.T) {
 		t.Fatalf("the link is now %v", m)
 	}
 }
+
+// TestCheck: Check refuses what Write refuses, and a folder that is not
+// there, before anything is computed (robotstat report --html, issue
+// 25.4), and leaves nothing behind; what Write writes it accepts.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("nowhere/x.html", dangling); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regular := filepath.Join(dir, "old.html")
+	if err := os.WriteFile(regular, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		want       error // nil: accepted
+		refused    bool
+	}{
+		{"dash", "-", ErrDash, true},
+		{"dangling", dangling, ErrDangling, true},
+		{"socket", sock, ErrNotFile, true},
+		{"folder", dir, ErrDirectory, true},
+		{"no_folder", filepath.Join(dir, "no", "such", "r.html"), fs.ErrNotExist, true},
+		{"new_file", filepath.Join(dir, "new.html"), nil, false},
+		{"regular", regular, nil, false},
+		{"fifo", fifo, nil, false}, // not opened: that would wait for a reader
+		{"dev_null", os.DevNull, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := names(t, dir)
+			err := Check(tc.path)
+			if tc.refused != (err != nil) || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Errorf("Check(%s) = %v, want %v", tc.path, err, tc.want)
+			}
+			if after := names(t, dir); after != before {
+				t.Errorf("folder went from %s to %s", before, after)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(regular); string(b) != "old" {
+		t.Errorf("Check changed a regular file: %q", b)
+	}
+}
