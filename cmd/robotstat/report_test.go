@@ -198,7 +198,7 @@ func TestReportErrors(t *testing.T) {
 		{"a_file", []string{"report", file}, 2, []string{"is not a folder", try}},
 		{"not_robotstat_output", []string{"report", empty}, 2, []string{"is not a robotstat output: it has no sites folder", try}},
 		{"no_sites", []string{"report", noParquet}, 2, []string{"it has captures but no sites table; build it with robotstat sites", try}},
-		{"bad_by", []string{"report", unranked, "--by", "host"}, 2, []string{"--by must be crawl or rank", try}},
+		{"bad_by", []string{"report", unranked, "--by", "host"}, 2, []string{"--by must be crawl, rank or domain", try}},
 		{"by_rank_without_ranks", []string{"report", "--by", "rank", unranked}, 2, []string{"no site in", "--sites FILE", try}},
 		{"unknown_flag", []string{"report", unranked, "--pdf", "x"}, 2, []string{"-pdf", try}},
 		{"html_unwritable", []string{"report", unranked, "--html", filepath.Join(empty, "no", "such", "dir", "r.html")}, 2, []string{"--html"}},
