@@ -10,14 +10,16 @@ type writer struct {
 	sites       *schema.TableWriter[schema.SiteRow]
 	bots        *schema.LocalWriter[schema.SiteBotRow]
 	history     *schema.TableWriter[schema.SiteHistoryRow]
+	domains     *schema.TableWriter[schema.DomainRow]
 	siteRows    []schema.SiteRow
+	domainRows  []schema.DomainRow
 	blocks      []schema.BotsBlock
 	historyRows []schema.SiteHistoryRow
 }
 
 func newWriter(ds *schema.Dataset) *writer {
 	return &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local(),
-		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
+		history: schema.WriterOf[schema.SiteHistoryRow](ds), domains: schema.WriterOf[schema.DomainRow](ds)}
 }
 
 const (
@@ -43,6 +45,14 @@ func (w *writer) siteBots(b schema.BotsBlock) error {
 	return nil
 }
 
+func (w *writer) domain(r schema.DomainRow) error {
+	w.domainRows = append(w.domainRows, r)
+	if len(w.domainRows) >= writeBatch {
+		return w.flush()
+	}
+	return nil
+}
+
 func (w *writer) historyRow(r schema.SiteHistoryRow) error {
 	w.historyRows = append(w.historyRows, r)
 	if len(w.historyRows) >= writeBatch {
@@ -61,8 +71,11 @@ func (w *writer) flush() error {
 	if err := w.history.Write(w.historyRows); err != nil {
 		return err
 	}
+	if err := w.domains.Write(w.domainRows); err != nil {
+		return err
+	}
 	clear(w.blocks) // drop the references to the sets they name
-	w.siteRows, w.blocks, w.historyRows = w.siteRows[:0], w.blocks[:0], w.historyRows[:0]
+	w.siteRows, w.blocks, w.historyRows, w.domainRows = w.siteRows[:0], w.blocks[:0], w.historyRows[:0], w.domainRows[:0]
 	return nil
 }
 

@@ -45,6 +45,7 @@ func TestLocalWriters(t *testing.T) {
 				schematest.WriteBatches(schema.WriterOf[schema.SiteRow](ds).Local(), r.Sites, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteBotRow](ds).Local(), r.SiteBots, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds).Local(), r.SiteHistory, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.DomainRow](ds).Local(), r.Domains, 7),
 			)
 		})
 	}

@@ -48,6 +48,7 @@ var docTables = []struct {
 	{Sites, SiteRow{}},
 	{SiteBots, SiteBotRow{}},
 	{SiteHistory, SiteHistoryRow{}},
+	{Domains, DomainRow{}},
 }
 
 // TestSchemaDoc fails when README.md's generated part differs from what

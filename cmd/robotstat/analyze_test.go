@@ -92,13 +92,13 @@ func TestAnalyzeSample(t *testing.T) {
 	var tables []string
 	for _, f := range files {
 		tables = append(tables, strings.Split(f, string(filepath.Separator))[0])
-		// site_history spans crawls: it has no crawl, hence the default
+		// site_history spans crawls: its crawl is NULL, hence the default
 		// partition.
 		if !strings.Contains(f, "crawl=robotstat-sample") && !strings.HasPrefix(f, filepath.Join("site_history", "crawl="+schema.DefaultPartition, "part-sites.")) {
 			t.Errorf("file %s not in the sample's crawl partition", f)
 		}
 	}
-	if got := strings.Join(tables, ","); got != "agents,captures,directives,errors,groups,signals,site_bots,sites,verdicts" {
+	if got := strings.Join(tables, ","); got != "agents,captures,directives,domains,errors,groups,signals,site_bots,sites,verdicts" {
 		t.Errorf("tables = %s (files %v)", got, files)
 	}
 	rows := readCaptures(t, out)

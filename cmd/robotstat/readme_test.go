@@ -69,7 +69,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 	for _, f := range parquetFiles(t, filepath.Join(dir, "out")) {
 		written = append(written, strings.Split(f, string(filepath.Separator))[0])
 	}
-	if strings.Join(documented, ",") != "captures,groups,agents,directives,signals,verdicts,errors,sites,site_bots" || len(written) != len(documented) {
+	if strings.Join(documented, ",") != "captures,groups,agents,directives,signals,verdicts,errors,sites,site_bots,domains" || len(written) != len(documented) {
 		t.Errorf("README lists %v, analyze wrote %v", documented, written)
 	}
 }

@@ -337,6 +337,7 @@ func readDataset(t *testing.T, root string) dataset {
 	tableRows[schema.SiteRow](t, root, schema.Sites, d)
 	tableRows[schema.SiteBotRow](t, root, schema.SiteBots, d)
 	tableRows[schema.SiteHistoryRow](t, root, schema.SiteHistory, d) // three crawls: built
+	tableRows[schema.DomainRow](t, root, schema.Domains, d)
 	for _, table := range append(schema.DefaultTables(), schema.ReduceTables()...) {
 		if _, ok := d[table]; !ok {
 			t.Fatalf("readDataset reads no %s, a table analyze or sites writes by default: add it", table)
