@@ -71,7 +71,8 @@ func TestIsCrawlName(t *testing.T) {
 // unit per WARC, every capture of the crawl's name whatever warcinfo says;
 // two crawls give two crawls' captures.
 func TestCrawlByName(t *testing.T) {
-	t.Parallel()
+	// Not parallel: a subtest changes the working directory (t.Chdir), which
+	// would move every parallel test's relative paths under it.
 	dir := t.TempDir()
 	lines := ccMirror(t, dir, "CC-MAIN-2024-33", 3, 2, 5)
 	ccMirror(t, dir, "CC-MAIN-2024-38", 1, 2, 5)
@@ -109,12 +110,8 @@ func TestCrawlByName(t *testing.T) {
 		}
 	})
 	t.Run("a_file_of_that_name_wins", func(t *testing.T) {
-		wd, _ := os.Getwd()
 		tmp := t.TempDir()
-		if err := os.Chdir(tmp); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chdir(wd)
+		t.Chdir(tmp)
 		writeWARC(t, filepath.Join(tmp, "CC-MAIN-2024-33", "a.warc.gz"), "local", 3) // a folder of that name
 		caps, _, err := collect(t, Config{CCBase: dir}, "CC-MAIN-2024-33")
 		if err != nil || len(caps) != 3 || caps[0].Crawl != "" {
