@@ -2,10 +2,10 @@ package lint
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/parse"
 )
 
@@ -114,27 +114,8 @@ func BenchmarkSniff(b *testing.B) {
 	}
 }
 
-// corpusFiles lists the real robots.txt files of the shared corpus
-// (../../shared/corpus/robots, see its README for sources and licences),
-// falling back to stats' attributed copies.
-func corpusFiles(t testing.TB) []string {
-	files, _ := filepath.Glob("../../shared/corpus/robots/*/*robots.txt")
-	if len(files) == 0 {
-		files, _ = filepath.Glob("../stats/testdata/avuim/*-robots.txt")
-	}
-	if len(files) == 0 {
-		t.Skip("no corpus")
-	}
-	return files
-}
-
-// avuimFiles lists the avuim files of the shared corpus, whose README
-// counts the HTML-like bodies; it skips the test without them or with
-// -short.
-func avuimFiles(t testing.TB) []string {
-	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
-	if len(files) == 0 || testing.Short() {
-		t.Skip("shared corpus not present or -short")
-	}
-	return files
-}
+// corpusFiles and avuimFiles are testkit's (shared with stats and cmd).
+var (
+	corpusFiles = testkit.CorpusFiles
+	avuimFiles  = testkit.AvuimFiles
+)

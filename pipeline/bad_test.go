@@ -18,6 +18,7 @@ const robotsBody = "User-agent: *\nDisallow: /private/\n\nSitemap: https://examp
 // TestBadInputs feeds made-up damage through the whole pipeline: each case
 // says how many records and captures survive and which errors are counted.
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	good := func(host string) []byte { return robotsResp(host, robotsBody, "Content-Type: text/plain") }
 	html := []byte("<!DOCTYPE html>\n<html><head><title>503 Service Unavailable</title></head><body>try later</body></html>\n")
 	body := []byte(robotsBody)
@@ -335,6 +336,7 @@ func bodyIs(body string, truncated bool) func(t *testing.T, caps []got) {
 // TestZstdDictionary reads the IIPC .warc.zst layout: a skippable frame
 // holding the dictionary, then one frame per record compressed with it.
 func TestZstdDictionary(t *testing.T) {
+	t.Parallel()
 	dict := []byte(strings.Repeat("WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\nUser-agent: *\nDisallow: /\n", 8))
 	var data []byte
 	hdr := make([]byte, 8)

@@ -136,6 +136,7 @@ func equalSets(t *testing.T, what string, got, want map[string][]string) {
 // neighbours are not read as listed hosts; coverage counts the listed host
 // the crawl did not capture.
 func TestPanel(t *testing.T) {
+	t.Parallel()
 	hosts, _ := SiteList(panelListed, false)
 	for _, tc := range []struct {
 		name string
@@ -188,6 +189,7 @@ func TestPanel(t *testing.T) {
 // --www adds www. variants of names, and entries that are not hosts are
 // named.
 func TestPanelSiteList(t *testing.T) {
+	t.Parallel()
 	hosts, skipped := SiteList([]string{"Example.COM", "b.example.", "https://c.example/", "example.com", "192.0.2.1", "www.d.example", "", "bücher.example"}, true)
 	want := []string{"192.0.2.1", "b.example", "example.com", "www.b.example", "www.d.example", "www.example.com", "www.xn--bcher-kva.example", "xn--bcher-kva.example"}
 	if !slices.Equal(hosts, want) {
@@ -207,6 +209,7 @@ func TestPanelSiteList(t *testing.T) {
 // event; the subset=warc and subset=crawldiagnostics files are never
 // requested; index and record requests are counted apart.
 func TestPanelHTTPFaults(t *testing.T) {
+	t.Parallel()
 	hosts, _ := SiteList(panelListed, false)
 	base, c := buildPanelCrawl(t, ccindextest.Options{Files: 2, RowGroupRows: 60, PageBytes: 1024})
 	want, _, _, err := captureSet(t, Config{CCBase: base, Workers: 2, Panel: &Panel{Hosts: hosts}}, panelCrawl)
@@ -256,6 +259,7 @@ func TestPanelHTTPFaults(t *testing.T) {
 // in their files, never captures; the hosts whose answers depend on them
 // are failed in the coverage; the rest reads as before.
 func TestPanelBadData(t *testing.T) {
+	t.Parallel()
 	hosts, _ := SiteList(panelListed, false)
 	base, c := buildPanelCrawl(t, ccindextest.Options{Files: 2, RowGroupRows: 60})
 	clean, _, _, err := captureSet(t, Config{CCBase: base, Workers: 2, Panel: &Panel{Hosts: hosts}}, panelCrawl)
@@ -331,6 +335,7 @@ func TestPanelBadData(t *testing.T) {
 // TestPanelUnknownCrawl: a crawl without an index list fails its unit with
 // a message that says so, and the other crawl is read.
 func TestPanelUnknownCrawl(t *testing.T) {
+	t.Parallel()
 	hosts, _ := SiteList(panelListed, false)
 	base, _ := buildPanelCrawl(t, ccindextest.Options{})
 	srv := ccindextest.NewServer(base)
@@ -356,6 +361,7 @@ func TestPanelUnknownCrawl(t *testing.T) {
 // gives fewer bytes where the file ends first, the last n bytes of a file
 // (with its size) for a suffix, and ErrFetch for a range past the end.
 func TestRangeFetch(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := make([]byte, 100000)
 	for i := range data {

@@ -12,6 +12,7 @@ import (
 // were checked against an independent reader (Python's zlib and a
 // hand-written record splitter), not against this package.
 func TestCorpusReal(t *testing.T) {
+	t.Parallel()
 	needCorpus(t)
 	type check func(t *testing.T, caps []got, sum Summary)
 	tests := []struct {
@@ -124,6 +125,7 @@ func TestCorpusReal(t *testing.T) {
 // TestCorpusBroken reads every real broken WARC: no panic, every error
 // located and counted, and everything readable is read.
 func TestCorpusBroken(t *testing.T) {
+	t.Parallel()
 	needCorpus(t)
 	type want struct {
 		records  int64

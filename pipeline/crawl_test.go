@@ -54,6 +54,7 @@ func ccMirror(t *testing.T, dir, crawl string, segs, files, per int) []string {
 }
 
 func TestIsCrawlName(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{
 		"CC-MAIN-2024-33": true, "CC-MAIN-2008-01": true,
 		"CC-MAIN-2024-3": false, "CC-MAIN-2024_33": false, "cc-main-2024-33": false,
@@ -70,6 +71,8 @@ func TestIsCrawlName(t *testing.T) {
 // unit per WARC, every capture of the crawl's name whatever warcinfo says;
 // two crawls give two crawls' captures.
 func TestCrawlByName(t *testing.T) {
+	// Not parallel: a subtest changes the working directory (t.Chdir), which
+	// would move every parallel test's relative paths under it.
 	dir := t.TempDir()
 	lines := ccMirror(t, dir, "CC-MAIN-2024-33", 3, 2, 5)
 	ccMirror(t, dir, "CC-MAIN-2024-38", 1, 2, 5)
@@ -107,12 +110,8 @@ func TestCrawlByName(t *testing.T) {
 		}
 	})
 	t.Run("a_file_of_that_name_wins", func(t *testing.T) {
-		wd, _ := os.Getwd()
 		tmp := t.TempDir()
-		if err := os.Chdir(tmp); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chdir(wd)
+		t.Chdir(tmp)
 		writeWARC(t, filepath.Join(tmp, "CC-MAIN-2024-33", "a.warc.gz"), "local", 3) // a folder of that name
 		caps, _, err := collect(t, Config{CCBase: dir}, "CC-MAIN-2024-33")
 		if err != nil || len(caps) != 3 || caps[0].Crawl != "" {
@@ -137,6 +136,7 @@ func equalMaps[K comparable, V comparable](a, b map[K]V) bool {
 // as it can, grows by adding files (the sample of n is in the sample of
 // n+1), is the same for every base, and composes with Segments and Shard.
 func TestSample(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 4, 3, 1)
 	units := func(cfg Config) []string {
@@ -322,6 +322,7 @@ func TestPoliteDownloads(t *testing.T) {
 // TestRetryFloor: a Retry-After of 0 does not make the next try come
 // sooner than BaseDelay.
 func TestRetryFloor(t *testing.T) {
+	t.Parallel()
 	var n int
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -353,6 +354,7 @@ func TestRetryFloor(t *testing.T) {
 // up, even under KeepGoing, instead of spending the retries of every file
 // left.
 func TestStopAfterRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 4, 5, 1)
 	var mu sync.Mutex

@@ -77,6 +77,7 @@ var csvSeeds = []string{
 // csvReader reads what encoding/csv (LazyQuotes) reads, whatever the
 // buffer boundaries.
 func TestCSVReaderMatchesEncodingCSV(t *testing.T) {
+	t.Parallel()
 	mix, err := os.ReadFile("testdata/repro/mix.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +175,7 @@ func (s *strayQuoteCSV) Read(p []byte) (int, error) {
 // the next line: every other row is read, and many stray quotes cost no
 // more than one (no rescan of what a runaway field was scanned through).
 func TestCSVStrayQuote(t *testing.T) {
+	t.Parallel()
 	const rows = 600001 // 24 MB, the last row not stray
 	for _, tc := range strayCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,6 +224,7 @@ func (c strayCase) count(rows int) int {
 // stays within maxRow and a read chunk (encoding/csv held the rest of the
 // input).
 func TestCSVReaderBounded(t *testing.T) {
+	t.Parallel()
 	const rows = 600001
 	for _, tc := range strayCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -274,6 +277,7 @@ func writeGenerated(t *testing.T, name string, r io.Reader) string {
 // TestCSVBreak: a broken gzip member inside a CSV dump loses the record it
 // cut (counted with the member) and reading goes on after it.
 func TestCSVBreak(t *testing.T) {
+	t.Parallel()
 	part := func(from, to int) []byte {
 		var b []byte
 		for i := from; i < to; i++ {

@@ -15,6 +15,7 @@ import (
 // fetch time, an empty input as nothing at all; --fields host= did not
 // exist. Now each is read, or fails, saying why.
 func TestDumpFieldsSaySo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)

@@ -14,6 +14,7 @@ import (
 // capture with that status, which RFC 9309 section 2.3.1.4 reads as
 // unreachable; other metadata records are read past.
 func TestFailureRecord(t *testing.T) {
+	t.Parallel()
 	rec := func(typ, uri, ctype, block string) string {
 		return "WARC/1.1\r\nWARC-Type: " + typ + "\r\nWARC-Record-ID: <urn:uuid:" + uri + ">\r\nWARC-Date: 2026-03-01T10:11:12Z\r\n" +
 			"WARC-Target-URI: " + uri + "\r\nContent-Type: " + ctype + "\r\nContent-Length: " + strconv.Itoa(len(block)) + "\r\n\r\n" + block + "\r\n\r\n"

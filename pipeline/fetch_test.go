@@ -191,6 +191,7 @@ func (s *faultServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestHTTPInputs(t *testing.T) {
+	t.Parallel()
 	var recs [][]byte
 	for i := range 200 {
 		recs = append(recs, robotsResp("h"+strconv.Itoa(i)+".example", robotsBody))
@@ -377,6 +378,7 @@ func equalDurations(a, b []time.Duration) bool {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		in   string

@@ -6,6 +6,7 @@ import "testing"
 // in one order, so that a run records the same option for the same
 // columns however they were written.
 func TestParseFields(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want, err string
 	}{

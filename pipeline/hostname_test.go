@@ -10,6 +10,7 @@ import (
 )
 
 func TestHostFromFileName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, host string
 	}{
@@ -83,6 +84,7 @@ func mirrorTree(t *testing.T) string {
 // file whose name is no host name is a counted skip, not a site; a tar of
 // the same tree reads the same.
 func TestFolderAndTarHostNames(t *testing.T) {
+	t.Parallel()
 	dir := mirrorTree(t)
 	check := func(t *testing.T, caps []got, sum Summary, skipped string) {
 		t.Helper()

@@ -15,6 +15,7 @@ import (
 // link to x.warc named beside it gave its captures twice (20 rows, 10
 // capture ids).
 func TestSameFileTwice(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var recs [][]byte
 	for i := range 10 {
@@ -64,6 +65,7 @@ func TestSameFileTwice(t *testing.T) {
 // --out inside the input folder had its completion records read as JSON
 // Lines dumps, more of them on every run.
 func TestOutputFolderNotInput(t *testing.T) {
+	t.Parallel()
 	in := t.TempDir()
 	files := map[string]string{
 		"a.example/robots.txt":                  robotsBody,

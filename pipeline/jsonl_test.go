@@ -11,6 +11,7 @@ import (
 // it vanished with "0 errors", at 15 MiB it was counted as a malformed object). A long row that
 // ends with its newline, the next row read, is counted the same way.
 func TestJSONLCutLastRow(t *testing.T) {
+	t.Parallel()
 	good := `{"url":"https://a.example/robots.txt","body":"User-agent: *\nDisallow: /\n"}` + "\n"
 	cut := func(n int) string { return `{"url":"https://b.example/robots.txt","body":"` + strings.Repeat("x", n) }
 	tests := []struct {
@@ -37,6 +38,7 @@ func TestJSONLCutLastRow(t *testing.T) {
 // TestJSONLRowErrorsSayWhy: a row error says what the line is (issue
 // 26.7: JSON nested 20000 deep was "not a JSON object").
 func TestJSONLRowErrorsSayWhy(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, line, says string }{
 		{"deep", `{"url":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}", "nested deeper than 10000"},
 		{"array", `["https://a.example/robots.txt"]`, "a JSON array, not an object"},

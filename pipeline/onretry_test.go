@@ -14,6 +14,7 @@ import (
 // retried for 31 s without a word; Config.OnRetry is told of every retry,
 // with the try, the wait and the failure, before the wait.
 func TestOnRetrySaysWhatIsRetried(t *testing.T) {
+	t.Parallel()
 	// A port that refuses: listen on loopback, note the port, close.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

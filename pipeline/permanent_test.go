@@ -19,6 +19,7 @@ import (
 // idle long enough for IdleTimeout, fails its try under MinRate and the
 // body is resumed (issue 26.7: 1 byte every 10 s never ended).
 func TestTriesThatCannotSucceed(t *testing.T) {
+	t.Parallel()
 	var recs [][]byte
 	for i := range 50 {
 		recs = append(recs, robotsResp("h"+strconv.Itoa(i)+".example", robotsBody))
@@ -91,6 +92,7 @@ func TestTriesThatCannotSucceed(t *testing.T) {
 // refused (issue 26.7: --rate 1e-300 became no limit at all), as are NaN
 // and infinities; negative is no limit, as documented.
 func TestRateBounds(t *testing.T) {
+	t.Parallel()
 	for _, r := range []float64{1e-300, 1e-9, math.Inf(1), math.NaN()} {
 		if err := (Config{Rate: r}).Validate(); !errors.Is(err, ErrConfig) {
 			t.Errorf("Rate %v: %v, want ErrConfig", r, err)

@@ -13,6 +13,7 @@ import (
 // (no panic, every good capture, each fault counted once in its class) and
 // that every row gets a capture id of its own, built as stats builds it.
 func TestRepro(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		records, captures int64
 		errs              map[Class]int64

@@ -63,6 +63,7 @@ func rangeOf(from, total int) string {
 // the offset but whose body was the whole file was spliced in: 80
 // captures of 60, with duplicated ids and a record lost at the seam.
 func TestResumeChecked(t *testing.T) {
+	t.Parallel()
 	var recs, recs2 [][]byte
 	for i := range 60 {
 		recs = append(recs, robotsResp("h"+strconv.Itoa(i)+".example", robotsBody))
@@ -171,6 +172,7 @@ func TestResumeChecked(t *testing.T) {
 // the stored, compressed bytes: 19 captures of 60 and broken members.
 // Every request asks for identity, so offsets are the stored bytes'.
 func TestContentEncodingIgnored(t *testing.T) {
+	t.Parallel()
 	var recs [][]byte
 	for i := range 60 {
 		recs = append(recs, robotsResp("h"+strconv.Itoa(i)+".example", robotsBody))

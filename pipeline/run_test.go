@@ -102,6 +102,7 @@ func TestHugeRecord(t *testing.T) {
 // TestWorkers checks that worker ids are in range and that one worker's
 // calls never overlap, with several inputs decoded at once.
 func TestWorkers(t *testing.T) {
+	t.Parallel()
 	needCorpus(t)
 	const workers = 3
 	var busy [workers]atomic.Int32
@@ -128,6 +129,7 @@ func TestWorkers(t *testing.T) {
 }
 
 func TestConsumerErrorStopsRun(t *testing.T) {
+	t.Parallel()
 	needCorpus(t)
 	boom := errors.New("disk full")
 	var n atomic.Int64
@@ -143,6 +145,7 @@ func TestConsumerErrorStopsRun(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	var n atomic.Int64
 	done := make(chan error)
@@ -163,6 +166,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestStrict(t *testing.T) {
+	t.Parallel()
 	needCorpus(t)
 	f := corpus + "warc/broken/gowarc-corrupted-trailing-bytes.warc.gz"
 	_, sum, err := collect(t, Config{Strict: true}, f)
@@ -180,6 +184,7 @@ func TestStrict(t *testing.T) {
 }
 
 func TestMissingInputIsEnvironmentError(t *testing.T) {
+	t.Parallel()
 	_, err := Run(context.Background(), Config{}, []string{filepath.Join(t.TempDir(), "nope.warc.gz")}, func(int, *record.Capture) error { return nil })
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("err %v", err)
@@ -193,6 +198,7 @@ func TestMissingInputIsEnvironmentError(t *testing.T) {
 // TestDumps reads the secondary sources: JSON Lines (plain and gzip), CSV,
 // tar.gz, a folder of files named by host, and a manifest listing them.
 func TestDumps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
@@ -287,6 +293,7 @@ not json
 // the buffers in flight do not grow towards RecordLimit per slot as a run
 // meets more large records, and keeps the small ones for reuse.
 func TestJobTrim(t *testing.T) {
+	t.Parallel()
 	j := &job{}
 	small, big := make([]byte, 100, 4<<10), make([]byte, 100, keepBlock+1)
 	j.slot().block = small
@@ -305,6 +312,7 @@ func TestJobTrim(t *testing.T) {
 // used to be counted and its Strict error dropped), and a lenient run reads
 // past it.
 func TestStrictDump(t *testing.T) {
+	t.Parallel()
 	line := func(host string) []byte {
 		return []byte(`{"url":"https://` + host + `/robots.txt","status":200,"body":"User-agent: *\nDisallow: /\n"}` + "\n")
 	}
@@ -333,6 +341,7 @@ func TestStrictDump(t *testing.T) {
 // any compressed dump) at its offset in the decompressed input, which is
 // where the plain file has it.
 func TestOffsetsLocateRecords(t *testing.T) {
+	t.Parallel()
 	var jsonl, warc []byte
 	var recs [][]byte
 	tarFiles := map[string]string{}
@@ -404,6 +413,7 @@ func TestOffsetsLocateRecords(t *testing.T) {
 // from what is left) and counts the cut; a member cut mid-file costs only
 // itself.
 func TestTruncatedJSONL(t *testing.T) {
+	t.Parallel()
 	var lines [][]byte
 	for i := range 3000 {
 		lines = append(lines, []byte(`{"url":"https://h`+strconv.Itoa(i)+`.example/robots.txt","status":200,"body":"User-agent: *\nDisallow: /`+strconv.Itoa(i*7919%10007)+`\n"}`+"\n"))

@@ -10,6 +10,7 @@ import (
 // TestS3WithoutClient: an s3:// input without Config.S3 fails at once,
 // without spending retries on an answer no try will change.
 func TestS3WithoutClient(t *testing.T) {
+	t.Parallel()
 	var waits int
 	cfg := Config{testSleep: func(_ context.Context, _ time.Duration) error { waits++; return nil }}
 	_, _, err := collect(t, cfg, "s3://commoncrawl/crawl-data/x.warc.gz")

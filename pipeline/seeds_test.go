@@ -17,6 +17,7 @@ var updateSeeds = flag.Bool("update-seeds", false, "rewrite the committed fuzz s
 // good and broken. (The WARC reader's and the HTTP header parser's seeds
 // are package warc's.)
 func TestWriteFuzzSeeds(t *testing.T) {
+	t.Parallel()
 	if !*updateSeeds {
 		t.Skip("run with -update-seeds to regenerate")
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/record"
 )
 
@@ -54,6 +55,7 @@ func shardHelper(dir string) int {
 // an array job would (one of them through --shard auto and Slurm's
 // variables), and checks that together they read every input exactly once.
 func TestShardProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const files = 20
 	for i := range files {
@@ -70,8 +72,7 @@ func TestShardProcesses(t *testing.T) {
 	}
 	count := map[string]int{}
 	for i, env := range envs {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), append(env, "ROBOTSTAT_SHARD_HELPER="+dir)...)
+		cmd := testkit.Self(t, append(env, "ROBOTSTAT_SHARD_HELPER="+dir))
 		out, err := cmd.Output()
 		if err != nil {
 			var ee *exec.ExitError
@@ -106,6 +107,7 @@ func TestShardProcesses(t *testing.T) {
 }
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	env := func(kv ...string) func(string) string {
 		m := map[string]string{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -147,6 +149,7 @@ func TestParseShard(t *testing.T) {
 }
 
 func TestShardSelect(t *testing.T) {
+	t.Parallel()
 	in := []string{"a", "b", "c", "d", "e", "f", "g"}
 	var all []string
 	for i := range 3 {

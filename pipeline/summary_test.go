@@ -13,6 +13,7 @@ import (
 )
 
 func TestSummaryLine(t *testing.T) {
+	t.Parallel()
 	s := Summary{Files: 3, Records: 240001, Captures: 120000, Bytes: 400_000_000, Elapsed: 4200 * time.Millisecond}
 	s.Errors[ClassContainer] = 1
 	s.Errors[ClassRecord] = 1
@@ -29,6 +30,7 @@ func TestSummaryLine(t *testing.T) {
 }
 
 func TestReadError(t *testing.T) {
+	t.Parallel()
 	e := &ReadError{Source: "a.warc.gz", Offset: 1219, Record: 7, Class: ClassContainer, Err: ErrGarbage, Excerpt: "CORRUPTED"}
 	if got := e.Error(); got != `a.warc.gz:1219: record 7: container: garbage between records near "CORRUPTED"` {
 		t.Error(got)
@@ -46,11 +48,12 @@ func TestReadError(t *testing.T) {
 }
 
 func TestConfigValidate(t *testing.T) {
+	t.Parallel()
 	if err := (Config{}).Validate(); err != nil {
 		t.Fatalf("zero config: %v", err)
 	}
 	d := DefaultConfig()
-	if d.Workers < 1 || d.BodyLimit != 512000 || d.Retry.MaxTries != 6 || d.Fields.URL != "url" ||
+	if d.Workers < 1 || d.BodyLimit != 512000 || d.Retry != (RetryPolicy{MaxTries: 6, BaseDelay: time.Second, MaxDelay: time.Minute}) || d.Fields.URL != "url" ||
 		d.ConnectTimeout != 30*time.Second || d.HeaderTimeout != time.Minute || d.IdleTimeout != time.Minute {
 		t.Errorf("defaults %+v", d)
 	}

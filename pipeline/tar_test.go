@@ -38,6 +38,7 @@ func tarBody(i int) string {
 // capture, not a complete one; after damage (a broken gzip member, garbage
 // between entries) reading resumes at the next valid header.
 func TestTarDamage(t *testing.T) {
+	t.Parallel()
 	tb, at := tarEntries(6)
 	garbage := cat(tb[:at[2]], []byte(strings.Repeat("junk", 25)), tb[at[2]:])
 	split := func(cuts ...int) [][]byte {
@@ -128,6 +129,7 @@ func TestTarDamage(t *testing.T) {
 // 10); a link whose target the archive never held is a counted row error,
 // not a silent skip.
 func TestTarHardLinks(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	tw := tar.NewWriter(&b)
 	dir := t.TempDir()

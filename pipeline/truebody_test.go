@@ -13,6 +13,7 @@ import (
 // by the end of the file; a coded payload's decoded size is unknown and
 // stays what was decoded, with BodyTruncated set either way.
 func TestTrueBodyBytes(t *testing.T) {
+	t.Parallel()
 	stored := strings.Repeat("Disallow: /x\n", 600000/13+1)[:600000]
 	trunc := warcRecord("response", "https://t.example/robots.txt",
 		httpResp("HTTP/1.1 200 OK", []byte(stored), "Content-Type: text/plain", "Content-Length: 800014"), "WARC-Truncated: length")

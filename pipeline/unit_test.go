@@ -86,6 +86,7 @@ func (l *unitLog) consume(w int, c *record.Capture) error {
 // unit, after every capture and every BatchDone of it, with its counts,
 // whatever the number of workers.
 func TestUnits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeWARC(t, filepath.Join(dir, "a.warc.gz"), "a", 100)
 	writeWARC(t, filepath.Join(dir, "warcs", "b.warc.gz"), "b", 70)
@@ -163,6 +164,7 @@ func TestUnits(t *testing.T) {
 // TestUnitDoneCounts: each unit's own counts, for units of different
 // names.
 func TestUnitDoneCounts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var inputs []string
 	for i := range 6 {
@@ -190,6 +192,7 @@ func TestUnitDoneCounts(t *testing.T) {
 
 // TestSkip: a unit Skip names is not read, nor reported.
 func TestSkip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var inputs []string
 	for i := range 4 {
@@ -226,6 +229,7 @@ func TestSkip(t *testing.T) {
 // TestShardByUnit: a folder's host files are one unit and go to one
 // shard; every unit goes to exactly one shard.
 func TestShardByUnit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	inputs := []string{}
 	for i := range 5 {
@@ -272,6 +276,7 @@ func TestShardByUnit(t *testing.T) {
 // unit, UnitDone says why, and every other input is read. Without it the
 // same run fails.
 func TestKeepGoing(t *testing.T) {
+	t.Parallel()
 	var recs [][]byte
 	for i := range 20 {
 		recs = append(recs, robotsResp("k"+strconv.Itoa(i)+".example", robotsBody))
@@ -318,6 +323,7 @@ func TestKeepGoing(t *testing.T) {
 // TestUnitDoneError: an error from UnitDone ends the run, as the
 // consumer's does.
 func TestUnitDoneError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.warc.gz")
 	writeWARC(t, p, "e", 3)

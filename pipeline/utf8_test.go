@@ -13,6 +13,7 @@ import (
 // counted record error (issue 26.5: CC-MAIN-\xff\xfe became a partition
 // DuckDB could not decode); --crawl is refused so.
 func TestCrawlNameNotUTF8(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ isPartOf, crawl string }{
 		{"CC-MAIN-\xff\xfe", "CC-MAIN-%FF%FE"},
 		{"CC-MAIN-\x1b[2J", "CC-MAIN-%1B[2J"},
@@ -37,6 +38,7 @@ func TestCrawlNameNotUTF8(t *testing.T) {
 // in a file name are escaped in a diagnostic and in the names a summary
 // lists (issue 26.5: an ESC in a file name reached the terminal).
 func TestMessagesPrintable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "x\x1b[2J\xff.warc")
 	if err := os.WriteFile(bad, []byte("<html>not a warc</html>\n"), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 // last rewindSize bytes, not before; the input's error is sticky; a plain
 // input passes through.
 func TestWindow(t *testing.T) {
+	t.Parallel()
 	data := make([]byte, 3*windowSize+12345)
 	for i := range data {
 		data[i] = byte(i * 7)

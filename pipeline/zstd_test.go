@@ -15,6 +15,7 @@ import (
 // TestZstdFrames reads .warc.zst inputs frame by frame: records located at
 // their frame, garbage and broken frames skipped to the next frame.
 func TestZstdFrames(t *testing.T) {
+	t.Parallel()
 	a, b, c := zstdBytes(robotsResp("a.example", robotsBody)), zstdBytes(robotsResp("b.example", robotsBody)), zstdBytes(robotsResp("c.example", robotsBody))
 	broken := bytes.Clone(b)
 	for i := 12; i < len(broken)-4; i += 5 {
@@ -76,6 +77,7 @@ func TestZstdFrames(t *testing.T) {
 // counted error, and the input is read without it: frames made without a
 // dictionary decode, a frame that needed it is broken on its own.
 func TestZstdBadDictionary(t *testing.T) {
+	t.Parallel()
 	dictFrame := func(content []byte) []byte {
 		hdr := make([]byte, 8)
 		binary.LittleEndian.PutUint32(hdr, 0x184D2A5D)
@@ -130,6 +132,7 @@ func TestZstdBadDictionary(t *testing.T) {
 // "broken zstd frame"), and under a smaller ZstdWindow it is one container
 // error that names its window, the limit and what to do.
 func TestZstdLongWindow(t *testing.T) {
+	t.Parallel()
 	in := filepath.Join("testdata", "long31.warc.zst")
 	caps, sum, err := collect(t, Config{}, in)
 	if err != nil {

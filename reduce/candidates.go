@@ -38,7 +38,7 @@ func preferable(a, b *candidate) bool {
 // sites rows, and returns the spill of site requests (siteRequest) for
 // site_bots, by the answer's partition (a site without an answer by its
 // host's). It counts the sites into cs, and removes creqs once answered.
-func (c *crawlRun) resolveSites(cands, creqs, res *spill, cs *CrawlSummary) (*spill, error) {
+func (c *crawlRun) resolveSites(cands, creqs, res, doms *spill, cs *CrawlSummary) (*spill, error) {
 	sp, err := c.newSpills("candidate-answers", "sites")
 	if err != nil {
 		return nil, err
@@ -54,9 +54,9 @@ func (c *crawlRun) resolveSites(cands, creqs, res *spill, cs *CrawlSummary) (*sp
 		return nil, err
 	}
 	pick := sitePicker{crawl: c.crawl, date: c.date, parts: c.parts}
-	err = c.steps(int(c.parts), []*spill{sites}, func(p int, o *stepOut) error {
+	err = c.steps(int(c.parts), []*spill{sites, doms}, func(p int, o *stepOut) error {
 		var err error
-		o.n.sites, err = pick.sites(p, cands, cans, o.rows, o.sinks[0])
+		o.n.sites, err = pick.sites(p, cands, cans, o.rows, o.sinks[0], o.sinks[1])
 		return err
 	}, func(_ int, got stepCounts) {
 		n := got.sites
@@ -111,8 +111,10 @@ type rowSink interface {
 // sites writes the sites rows of the hosts of partition p: each host's
 // candidates, resolved by their answers (cans), and the best of them. It
 // puts each site's siteRequest in the answer's partition of reqs (the
-// host's when the site has no answer), and counts the sites.
-func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink) (siteCounts, error) {
+// host's when the site has no answer), each site that has a registered
+// domain in its domain's partition of doms (domains.go), and counts the
+// sites.
+func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs, doms sink) (siteCounts, error) {
 	var n siteCounts
 	list, err := resolvedCandidates(p, cands, cans)
 	if err != nil {
@@ -143,6 +145,11 @@ func (k sitePicker) sites(p int, cands, cans *spill, rows rowSink, reqs sink) (s
 		n.byClass[best.res.class]++
 		if err := rows.site(row); err != nil {
 			return n, err
+		}
+		if best.regdom != "" {
+			if err := doms.put(k.parts.of(best.regdom), &domainRec{regdom: best.regdom, host: best.host, rank: best.rank}); err != nil {
+				return n, err
+			}
 		}
 		req = siteRequest{host: best.host, regdom: best.regdom, class: best.res.class, rank: best.rank}
 		q := k.parts.of(best.host)

@@ -11,7 +11,8 @@ import (
 //
 //	A  spillCaptures   the captures files -> captures, targets, candidates, candidate requests
 //	B  resolveTargets  captures, targets -> where each redirect target leads
-//	C  resolveSites    candidates, their requests, B's last layer -> sites rows, site requests
+//	C  resolveSites    candidates, their requests, B's last layer -> sites rows, site requests, domains
+//	   writeDomains    C's domains spill -> domains rows
 //	D  siteBots        the verdicts files, site requests -> site_bots rows, history records
 //
 // A reads the crawl's files into partitions (and D first its verdicts
@@ -112,11 +113,21 @@ func (c *crawlRun) run(captureFiles, verdictFiles []schema.File) (CrawlSummary, 
 	if err := removeSpills(a.caps, a.targets); err != nil {
 		return cs, nil, err
 	}
-	sites, err := c.resolveSites(a.cands, a.creqs, res, &cs)
+	doms, err := c.newSpill("domains")
+	if err != nil {
+		return cs, nil, err
+	}
+	sites, err := c.resolveSites(a.cands, a.creqs, res, doms, &cs)
 	if err != nil {
 		return cs, nil, err
 	}
 	if err := removeSpills(a.cands, res); err != nil {
+		return cs, nil, err
+	}
+	if cs.Domains, err = c.writeDomains(doms, c.out); err != nil {
+		return cs, nil, err
+	}
+	if err := removeSpills(doms); err != nil {
 		return cs, nil, err
 	}
 	n, warns, err := c.siteBots(sites, verdictFiles)

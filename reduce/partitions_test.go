@@ -113,7 +113,7 @@ func TestSitesInputOrder(t *testing.T) {
 }
 
 // TestSitesWorkers: resolving partitions at once changes no row of sites,
-// site_bots or site_history, nor their order, nor the summary: 1, 2 and 7
+// site_bots, site_history or domains, nor their order, nor the summary: 1, 2 and 7
 // workers over 7 partitions of the fixture's crawl (and of the others),
 // where every step's records go to other partitions.
 func TestSitesWorkers(t *testing.T) {
@@ -131,6 +131,10 @@ func TestSitesWorkers(t *testing.T) {
 			reducetest.ReadTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory)}
 	}
 	wantRows := unsorted()
+	wantDomains := reducetest.ReadTable[schema.DomainRow](t, dir, schema.Domains)
+	if len(wantDomains) == 0 {
+		t.Fatal("no domains rows: the inputs did not make them")
+	}
 	if len(wantRows.sites) < 40 || len(wantRows.bots) < 50*len(wantRows.sites) || len(wantRows.history) < len(wantRows.bots)/3 {
 		t.Fatalf("%d sites, %d site_bots, %d site_history rows: the inputs did not make it", len(wantRows.sites), len(wantRows.bots), len(wantRows.history))
 	}
@@ -151,6 +155,9 @@ func TestSitesWorkers(t *testing.T) {
 		}
 		if !reflect.DeepEqual(rows.history, wantRows.history) {
 			t.Errorf("%d workers: the site_history rows differ", w)
+		}
+		if got := reducetest.ReadTable[schema.DomainRow](t, dir, schema.Domains); !reflect.DeepEqual(got, wantDomains) {
+			t.Errorf("%d workers: the domains rows differ", w)
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 //	siteRequest   sites (C -> D)                   the answer's capture id, else the host
 //	verdictRec    verdicts (D)                     the capture id
 //	historyRec    history (D -> site_history)      the host, across crawls
+//	domainRec     domains (C -> domains)           the registered domain
 
 // A spillRecord is one kind of spill record. appendTo appends its encoding
 // to b. decode reads a record appendTo wrote back into the receiver,

@@ -72,6 +72,8 @@ type CrawlSummary struct {
 	Sites     int64            `json:"sites"`
 	ByOutcome map[string]int64 `json:"by_outcome"`
 	SiteBots  int64            `json:"site_bots"`
+	// Domains are the domains rows: the crawl's registered domains.
+	Domains int64 `json:"domains"`
 }
 
 // Sites (re)builds the sites and site_bots tables of the dataset at o.Dir

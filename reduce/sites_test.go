@@ -182,9 +182,9 @@ func TestFixtureFresh(t *testing.T) {
 	}
 	for _, name := range reducetest.Files {
 		got, _ := os.ReadFile(filepath.Join(dir, name))
-		want, err := os.ReadFile(filepath.Join("testdata", "sites", name))
+		want, err := os.ReadFile(filepath.Join("..", "testdata", "sites", name))
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s is stale (%v): go run ./scripts/gensites reduce/testdata/sites", name, err)
+			t.Errorf("%s is stale (%v): go run ./scripts/gensites testdata/sites", name, err)
 		}
 	}
 }

@@ -18,15 +18,17 @@ type writer struct {
 	sites       interface{ Write([]schema.SiteRow) error }
 	bots        *schema.LocalWriter[schema.SiteBotRow]
 	history     *schema.TableWriter[schema.SiteHistoryRow]
-	heldSites   *schema.LocalWriter[schema.SiteRow] // a held writer's; nil otherwise
+	domains     *schema.TableWriter[schema.DomainRow] // nil in a held writer: domains are written after the steps
+	heldSites   *schema.LocalWriter[schema.SiteRow]   // a held writer's; nil otherwise
 	siteRows    []schema.SiteRow
+	domainRows  []schema.DomainRow
 	blocks      []schema.BotsBlock
 	historyRows []schema.SiteHistoryRow
 }
 
 func newWriter(ds *schema.Dataset) *writer {
 	w := &writer{sitesT: schema.WriterOf[schema.SiteRow](ds), botsT: schema.WriterOf[schema.SiteBotRow](ds),
-		history: schema.WriterOf[schema.SiteHistoryRow](ds)}
+		history: schema.WriterOf[schema.SiteHistoryRow](ds), domains: schema.WriterOf[schema.DomainRow](ds)}
 	w.sites, w.bots = w.sitesT, w.botsT.Local()
 	return w
 }
@@ -81,6 +83,14 @@ func (w *writer) siteBots(b schema.BotsBlock) error {
 	return nil
 }
 
+func (w *writer) domain(r schema.DomainRow) error {
+	w.domainRows = append(w.domainRows, r)
+	if len(w.domainRows) >= writeBatch {
+		return w.flush()
+	}
+	return nil
+}
+
 func (w *writer) historyRow(r schema.SiteHistoryRow) error {
 	w.historyRows = append(w.historyRows, r)
 	if len(w.historyRows) >= writeBatch {
@@ -99,8 +109,11 @@ func (w *writer) flush() error {
 	if err := w.history.Write(w.historyRows); err != nil {
 		return err
 	}
+	if err := w.domains.Write(w.domainRows); err != nil {
+		return err
+	}
 	clear(w.blocks) // drop the references to the sets they name
-	w.siteRows, w.blocks, w.historyRows = w.siteRows[:0], w.blocks[:0], w.historyRows[:0]
+	w.siteRows, w.blocks, w.historyRows, w.domainRows = w.siteRows[:0], w.blocks[:0], w.historyRows[:0], w.domainRows[:0]
 	return nil
 }
 

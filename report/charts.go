@@ -64,6 +64,23 @@ func botTitle(r *Report, bi int) string {
 	return r.Bots[bi].Bot
 }
 
+// lowSuffix flags a chart figure's n under 100 with "!", as the tables
+// do (the page's preamble says what it means); the figure is drawn in the
+// warning colour too.
+func lowSuffix(c Cell) string {
+	if c.LowN() {
+		return lowMark
+	}
+	return ""
+}
+
+// upper is the top of a share's 95% interval (0 without a share): the
+// charts' scales leave room for the whiskers.
+func upper(c Cell) float64 {
+	_, hi, _ := c.Interval()
+	return hi
+}
+
 // leadVariants are the small multiples of the lead chart over time: one
 // panel per leading bot, the full blocks by name stacked on those by *.
 func leadVariants(r *Report, sw switches) []variant {
@@ -77,9 +94,7 @@ func leadVariants(r *Report, sw switches) []variant {
 		for _, p := range t.Points[pop][StratumAll] {
 			for _, bi := range bots {
 				bc := p.Bot(bi)
-				if v, ok := fullCell(&bc, DefVerdict).Share(); ok {
-					maxV = max(maxV, v)
-				}
+				maxV = max(maxV, upper(fullCell(&bc, DefVerdict)))
 			}
 		}
 	}
@@ -118,9 +133,7 @@ func leadVariants(r *Report, sw switches) []variant {
 			for _, p := range t.Points[pop][st] {
 				for _, bi := range bots {
 					bc := p.Bot(bi)
-					if x, ok := fullCell(&bc, DefVerdict).Share(); ok {
-						maxS = max(maxS, x)
-					}
+					maxS = max(maxS, upper(fullCell(&bc, DefVerdict)))
 				}
 			}
 		}
@@ -194,10 +207,11 @@ func leadBars(r *Report, narrow bool) *svgFig {
 		nv, _ := named.Share()
 		sv, _ := star.Share()
 		fv, _ := full.Share()
-		rows = append(rows, hbarRow{Label: label, Value: fmt.Sprintf("%s (%s)", formatShare(full), formatCount(full.Count)),
-			Title:    fmt.Sprintf("%s: %s; by name %s, by * %s", label, formatShare(full), formatCount(named.Count), formatCount(star.Count)),
+		rows = append(rows, hbarRow{Label: label, Value: fmt.Sprintf("%s %s (%s of %s%s)", formatShare(full), formatInterval(full), formatCount(full.Count), formatCount(full.Of), lowSuffix(full)), Low: full.LowN(),
+			Title:    fmt.Sprintf("%s: %s; by name %s, by * %s", label, cellTitle(full, "parsed robots.txt"), formatCount(named.Count), formatCount(star.Count)),
 			Data:     append(data, attr{"share", fmt.Sprintf("%.6f", fv)}),
-			Segments: []hbarSeg{{V: nv, Colour: colourNamed, Class: "named"}, {V: sv, Colour: colourStar, Class: "star"}}})
+			Segments: []hbarSeg{{V: nv, Colour: colourNamed, Class: "named"}, {V: sv, Colour: colourStar, Class: "star"}},
+			CI:       hbarIntervals("#0b2545", full)})
 	}
 	for _, bi := range r.Named {
 		add(bi, r.botLabel(bi), []attr{{"bot", r.Bots[bi].Bot}})
@@ -221,9 +235,7 @@ func categoryVariants(r *Report, sw switches) []variant {
 		maxV := 0.0
 		for _, p := range t.Points[pop][StratumAll] {
 			for k := range numCategories {
-				if x, ok := (Cell{p.Cats[k].Some, p.Cats[k].Sites}).Share(); ok {
-					maxV = max(maxV, x)
-				}
+				maxV = max(maxV, upper(Cell{p.Cats[k].Some, p.Cats[k].Sites}))
 			}
 		}
 		top, step := niceMax(maxV, 4)
@@ -270,9 +282,11 @@ func categoryBars(r *Report, narrow bool) *svgFig {
 		some, every := Cell{p.Cats[k].Some, p.Cats[k].Sites}, Cell{p.Cats[k].Every, p.Cats[k].Sites}
 		sv, _ := some.Share()
 		ev, _ := every.Share()
-		rows = append(rows, hbarRow{Label: c, Value: fmt.Sprintf("some %s, every %s", formatShare(some), formatShare(every)),
+		rows = append(rows, hbarRow{Label: c, Value: fmt.Sprintf("some %s %s, every %s %s, n=%s%s", formatShare(some), formatInterval(some), formatShare(every), formatInterval(every), formatCount(some.Of), lowSuffix(some)), Low: some.LowN(),
+			Title:    fmt.Sprintf("%s: some bot %s; every bot %s", c, cellTitle(some, "parsed robots.txt"), cellTitle(every, "parsed robots.txt")),
 			Data:     []attr{{"category", c}, {"some", fmt.Sprintf("%.6f", sv)}, {"every", fmt.Sprintf("%.6f", ev)}},
-			Segments: []hbarSeg{{V: sv, Colour: colourStar, Class: "some"}, {V: ev, Colour: colourNamed, Class: "every"}}})
+			Segments: []hbarSeg{{V: sv, Colour: colourStar, Class: "some"}, {V: ev, Colour: colourNamed, Class: "every"}},
+			CI:       append(hbarIntervals("#2b5d8f", some), hbarIntervals("#0b2545", every)...)})
 	}
 	return hbarChart("svg-categories", "Sites that block some or every bot of each AI category fully", rows, narrow, true, false)
 }
@@ -324,11 +338,13 @@ func definitionBars(r *Report, narrow bool) *svgFig {
 		for d := DefSomesite; d < NumDefinitions; d++ {
 			v, _ := fullCell(bc, d).Share()
 			row.Segments = append(row.Segments, hbarSeg{V: v - base, Colour: definitionStyles[d].Color, Class: "def-" + DefinitionNames[d],
-				Title: fmt.Sprintf("%s: %s %s, verdict %s (%s)", botName(r, bi), DefinitionNames[d], formatShare(fullCell(bc, d)), formatShare(fullCell(bc, DefVerdict)), ppLabel(v-base))})
+				Title: fmt.Sprintf("%s: %s %s %s, verdict %s %s (%s), n=%s", botName(r, bi), DefinitionNames[d], formatShare(fullCell(bc, d)), formatInterval(fullCell(bc, d)),
+					formatShare(fullCell(bc, DefVerdict)), formatInterval(fullCell(bc, DefVerdict)), ppLabel(v-base), formatCount(bc.Sites))})
 			parts = append(parts, ppLabel(v-base))
 			diffs = append(diffs, fmt.Sprintf("%.6f", v-base))
 		}
-		row.Value = strings.Join(parts, " / ")
+		row.Value = strings.Join(parts, " / ") + ", n=" + formatCount(bc.Sites) + lowSuffix(fullCell(bc, DefVerdict))
+		row.Low = fullCell(bc, DefVerdict).LowN()
 		row.Data = append(row.Data, attr{"diffs", strings.Join(diffs, ",")})
 		rows = append(rows, row)
 	}
@@ -412,11 +428,11 @@ func statusBars(r *Report, narrow bool) (*svgFig, []legendItem) {
 	var rows []shareRow
 	other := false
 	for _, g := range r.Groups {
-		row := shareRow{Label: g.Label, Sites: formatCount(g.Sites) + " sites"}
+		row := shareRow{Label: g.Label, Sites: "n=" + formatCount(g.Sites) + lowSuffix(Cell{0, g.Sites}) + " sites"}
 		for _, o := range outcomeStyles {
 			c := Cell{o.sites(&g), g.Sites}
 			row.Segments = append(row.Segments, shareSeg{Class: o.Key, Color: o.Color, Ink: o.Ink, Cell: c,
-				Title: fmt.Sprintf("%s: %s, %s of %s sites", o.Label, g.Label, formatShare(c), formatCount(g.Sites))})
+				Title: fmt.Sprintf("%s: %s, %s", o.Label, g.Label, cellTitle(c, "sites"))})
 		}
 		other = other || g.Other > 0
 		rows = append(rows, row)
@@ -449,7 +465,7 @@ var signalParts = []struct {
 func signalBars(r *Report, t *Table, narrow bool) (*svgFig, []legendItem) {
 	var rows []shareRow
 	for gi, g := range r.Groups {
-		row := shareRow{Label: g.Label, Sites: formatCount(g.Parsed) + " parsed"}
+		row := shareRow{Label: g.Label, Sites: "n=" + formatCount(g.Parsed) + lowSuffix(Cell{0, g.Parsed}) + " parsed"}
 		for _, p := range signalParts {
 			var n int64
 			for _, sb := range p.cells {
@@ -457,7 +473,7 @@ func signalBars(r *Report, t *Table, narrow bool) (*svgFig, []legendItem) {
 			}
 			c := Cell{n, g.Parsed}
 			row.Segments = append(row.Segments, shareSeg{Class: p.Key, Color: p.Color, Ink: p.Ink, Cell: c,
-				Title: fmt.Sprintf("%s: %s, %s of %s parsed sites", p.Label, g.Label, formatShare(c), formatCount(g.Parsed))})
+				Title: fmt.Sprintf("%s: %s, %s", p.Label, g.Label, cellTitle(c, "parsed sites"))})
 		}
 		rows = append(rows, row)
 	}

@@ -15,4 +15,8 @@ var (
 	// ErrNoHistory is wrapped by Read when the panel is asked for and the
 	// dataset has no site_history table.
 	ErrNoHistory = errors.New("no site_history table")
+	// ErrNoDomains is wrapped by Read when TallyOptions.Domains is set and
+	// the dataset has no domains table (built by robotstat sites before
+	// it wrote one).
+	ErrNoDomains = errors.New("no domains table")
 )

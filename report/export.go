@@ -18,7 +18,11 @@ import (
 // as CSV files with a header row (WriteCSV) or one JSON document
 // (WriteJSON), so that every figure can be re-plotted and checked. Tables
 // are written long (one row per cell: the row's labels, the column, the
-// count and the denominator); the chart data are:
+// count, the denominator, the share and its 95% Wilson score bounds); in
+// the chart data every share column ("full") is followed by its 95% Wilson
+// score bounds as fractions ("full_lo", "full_hi"; NULL without a
+// denominator), its denominator being the row's sites or hosts. The chart
+// data are:
 //
 //   - bots_by_crawl: per crawl (in date order), catalog bot and definition,
 //     the parsed sites with a row for the bot and how many block it fully
@@ -32,7 +36,8 @@ import (
 //     population, stratum and crawl.
 
 // export is one table of the export: a header and rows of values, each a
-// string, an int64 or nil (NULL: an empty CSV field, a JSON null).
+// string, an int64, a float64 (a share or a bound) or nil (NULL: an empty
+// CSV field, a JSON null).
 type export struct {
 	Name   string
 	Header []string
@@ -56,11 +61,36 @@ func nullable(s string) any {
 	return s
 }
 
-var botHeader = []string{"bot", "operator", "category", "definition", "sites", "full", "full_named", "full_star", "partial", "none"}
+// withBounds returns the columns with each share's 95% Wilson score
+// bounds beside it: "full" is followed by "full_lo" and "full_hi".
+func withBounds(shares ...string) []string {
+	var out []string
+	for _, s := range shares {
+		out = append(out, s, s+"_lo", s+"_hi")
+	}
+	return out
+}
+
+// shareValues returns each count of n with its 95% Wilson score bounds as
+// fractions (NULL when n is 0), in withBounds's order.
+func shareValues(n int64, counts ...int64) []any {
+	var out []any
+	for _, k := range counts {
+		lo, hi, ok := wilson(k, n)
+		if !ok {
+			out = append(out, k, nil, nil)
+			continue
+		}
+		out = append(out, k, lo, hi)
+	}
+	return out
+}
+
+var botHeader = append([]string{"bot", "operator", "category", "definition", "sites"}, withBounds("full", "full_named", "full_star", "partial", "none")...)
 
 func botValues(b *BotStat, def int, bc *BotCounts) []any {
-	return []any{b.Bot, b.Operator, b.Category, DefinitionNames[def], bc.Sites, bc.Class(def, ClassFull),
-		bc.Counts[MatchedNamed][def][ClassFull], bc.Counts[MatchedStar][def][ClassFull], bc.Class(def, ClassPartial), bc.Class(def, ClassNone)}
+	return append([]any{b.Bot, b.Operator, b.Category, DefinitionNames[def], bc.Sites}, shareValues(bc.Sites, bc.Class(def, ClassFull),
+		bc.Counts[MatchedNamed][def][ClassFull], bc.Counts[MatchedStar][def][ClassFull], bc.Class(def, ClassPartial), bc.Class(def, ClassNone))...)
 }
 
 func (d *Data) exports() []export {
@@ -90,7 +120,7 @@ func (d *Data) exports() []export {
 	}
 	strata := append([]int{StratumAll}, shownStrata(r)...)
 	tr := export{Name: "trends", Header: append([]string{"crawl", "crawl_date", "population", "stratum", "parsed_sites"}, botHeader...)}
-	cats := export{Name: "categories_by_crawl", Header: []string{"crawl", "crawl_date", "population", "stratum", "category", "sites", "some_full", "every_full"}}
+	cats := export{Name: "categories_by_crawl", Header: append([]string{"crawl", "crawl_date", "population", "stratum", "category", "sites"}, withBounds("some_full", "every_full")...)}
 	for _, pp := range pops {
 		for _, st := range strata {
 			for i, c := range t.Crawls {
@@ -104,7 +134,7 @@ func (d *Data) exports() []export {
 				}
 				for k, name := range aiCategories {
 					cc := p.Cats[k]
-					cats.Rows = append(cats.Rows, append(append([]any{}, head...), name, cc.Sites, cc.Some, cc.Every))
+					cats.Rows = append(cats.Rows, append(append(append([]any{}, head...), name, cc.Sites), shareValues(cc.Sites, cc.Some, cc.Every)...))
 				}
 			}
 		}
@@ -112,15 +142,16 @@ func (d *Data) exports() []export {
 	out = append(out, tr, cats)
 
 	if t.History {
-		fb := export{Name: "first_blocks", Header: []string{"bot", "operator", "category", "population", "stratum", "first_full_crawl", "first_full_date",
-			"hosts", "first_full", "first_full_named", "first_full_star", "later_unblocked"}}
+		fb := export{Name: "first_blocks", Header: append([]string{"bot", "operator", "category", "population", "stratum", "first_full_crawl", "first_full_date",
+			"hosts"}, withBounds("first_full", "first_full_named", "first_full_star", "later_unblocked")...)}
 		for _, pp := range pops {
 			for _, st := range strata {
 				for bi, b := range r.Bots {
 					for i, c := range t.Crawls {
 						co := t.Cohorts[pp][st][bi][i]
-						fb.Rows = append(fb.Rows, []any{b.Bot, b.Operator, b.Category, PopNames[pp], StratumNames[st], nullable(c.Name), nullable(c.DateString()),
-							t.Hosts[pp][st], co.First, co.Named, co.Star, co.Unblocked})
+						hosts := t.Hosts[pp][st]
+						fb.Rows = append(fb.Rows, append([]any{b.Bot, b.Operator, b.Category, PopNames[pp], StratumNames[st], nullable(c.Name), nullable(c.DateString()),
+							hosts}, shareValues(hosts, co.First, co.Named, co.Star, co.Unblocked)...))
 					}
 				}
 			}
@@ -159,7 +190,7 @@ func tableExport(t *Table, dates map[string]string) export {
 	if t.Dim == DimCrawl {
 		e.Header = append(e.Header, "crawl_date")
 	}
-	e.Header = append(e.Header, "count", "of")
+	e.Header = append(e.Header, "count", "of", "share", "share_lo", "share_hi")
 	last := make([]string, len(t.Labels))
 	for _, row := range t.Rows {
 		for i, l := range row.Labels {
@@ -179,7 +210,12 @@ func tableExport(t *Table, dates map[string]string) export {
 			if t.Dim == DimCrawl {
 				v = append(v, nullable(dates[t.Columns[ci]]))
 			}
-			e.Rows = append(e.Rows, append(v, c.Count, c.Of))
+			var share, lo, hi any
+			if p, ok := c.Share(); ok {
+				l, h, _ := c.Interval()
+				share, lo, hi = p, l, h
+			}
+			e.Rows = append(e.Rows, append(v, c.Count, c.Of, share, lo, hi))
 		}
 	}
 	return e
@@ -213,6 +249,10 @@ func csvField(v any) string {
 		return x
 	case int64:
 		return strconv.FormatInt(x, 10)
+	case float64:
+		// a share or its bound: six decimals are a ten-thousandth of a
+		// percentage point
+		return strconv.FormatFloat(x, 'f', 6, 64)
 	}
 	return fmt.Sprint(v)
 }

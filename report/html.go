@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -46,7 +47,8 @@ type htmlPage struct {
 
 type htmlTable struct {
 	*Table
-	Nav       string // the table's name in the contents
+	Notes     []string // the table's, and what ! means where a share has it
+	Nav       string   // the table's name in the contents
 	Base      string
 	Rows      []htmlRow
 	Collapsed bool
@@ -54,8 +56,15 @@ type htmlTable struct {
 
 type htmlRow struct {
 	Labels []string
-	Cells  [][2]string // count, share
-	First  bool        // starts a block of rows (a new first label)
+	Cells  []htmlCell
+	First  bool // starts a block of rows (a new first label)
+}
+
+// htmlCell is a table cell as the text prints it, with a tooltip that
+// spells out the share, its n and its interval.
+type htmlCell struct {
+	cellText
+	Title string
 }
 
 func newHTMLPage(d *Data) *htmlPage {
@@ -112,12 +121,18 @@ func newHTMLPage(d *Data) *htmlPage {
 		if ht.Nav == "" {
 			ht.Nav = t.Title
 		}
-		for _, row := range t.Rows {
+		cells, low := tableCells(t)
+		for ri, row := range t.Rows {
 			hr := htmlRow{Labels: row.Labels, First: len(row.Labels) > 1 && row.Labels[0] != ""}
-			for _, c := range row.Cells {
-				hr.Cells = append(hr.Cells, [2]string{formatCount(c.Count), formatShare(c)})
+			for ci, c := range row.Cells {
+				hr.Cells = append(hr.Cells, htmlCell{cellText: cells[ri][ci], Title: cellTitle(c, t.Of)})
 			}
 			ht.Rows = append(ht.Rows, hr)
+		}
+		if low {
+			ht.Notes = append(slices.Clone(t.Notes), lowNote)
+		} else {
+			ht.Notes = t.Notes
 		}
 		p.Tables = append(p.Tables, ht)
 	}
@@ -189,6 +204,9 @@ svg text.inside { font-weight: 600; }
 .grid figcaption .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .grid figcaption .last { font-weight: 400; color: var(--muted); white-space: nowrap; }
 .grid svg { width: 100%; }
+.grid p.head { margin: 0; font-size: 12px; color: var(--muted); }
+.grid p.head.warn { color: #b35900; }
+svg .n { fill: var(--muted); }
 input.sw { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; pointer-events: none; }
 .switches { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; margin: 18px 0 0; padding: 10px 12px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; font-size: 14px; }
 .switches .what { color: var(--muted); margin-left: 6px; }
@@ -207,7 +225,9 @@ table.data td.l { white-space: normal; min-width: 6em; max-width: 24em; }
 table.data thead th { background: var(--soft); border-bottom: 1px solid var(--line); font-weight: 600; }
 table.data th.num { text-align: center; }
 table.data td.n { text-align: right; padding-right: 2px; }
-table.data td.p { text-align: right; color: var(--muted); padding-left: 4px; padding-right: 12px; }
+table.data td.p { text-align: right; color: var(--muted); padding-left: 4px; padding-right: 2px; }
+table.data td.ci { text-align: left; color: var(--muted); font-size: 12px; padding-left: 3px; padding-right: 12px; }
+table.data td.ci.low, .warn, svg text.warn { color: #b35900; fill: #b35900; font-weight: 600; }
 table.data tbody tr:hover td { background: #f3f7fc; }
 table.data tr.first td { border-top: 1px solid var(--line); }
 details { margin-top: 8px; }
@@ -331,16 +351,16 @@ footer { margin: 40px auto 30px; color: var(--muted); font-size: 13px; border-to
 {{range .Tables}}
 <section id="{{.ID}}">
 <h2>{{.Title}}</h2>
-<p class="base">{{.Base}}</p>
+<p class="base">{{.Base}}; each share with its 95% Wilson score interval</p>
 {{- if .Collapsed}}
 <details><summary>Show all {{len .Rows}} rows</summary>
 {{- end}}
 <div class="scroll">
 <table class="data" id="t-{{.ID}}">
-<thead><tr>{{range .Labels}}<th scope="col">{{.}}</th>{{end}}{{range .Columns}}<th scope="col" class="num" colspan="2">{{.}}</th>{{end}}</tr></thead>
+<thead><tr>{{range .Labels}}<th scope="col">{{.}}</th>{{end}}{{range .Columns}}<th scope="col" class="num" colspan="3">{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{- range .Rows}}
-<tr{{if .First}} class="first"{{end}}>{{range .Labels}}<td class="l">{{.}}</td>{{end}}{{range .Cells}}<td class="n">{{index . 0}}</td><td class="p">{{index . 1}}</td>{{end}}</tr>
+<tr{{if .First}} class="first"{{end}}>{{range .Labels}}<td class="l">{{.}}</td>{{end}}{{range .Cells}}<td class="n" title="{{.Title}}">{{.Count}}</td><td class="p" title="{{.Title}}">{{.Share}}</td><td class="ci{{if .Low}} low{{end}}" title="{{.Title}}">{{.Interval}}{{if .Low}}<span class="warn">!</span>{{end}}</td>{{end}}</tr>
 {{- end}}
 </tbody>
 </table>
@@ -378,7 +398,7 @@ const chartsHTML = `
 {{- else if eq .Kind "polygon"}}
 <polygon{{if .Class}} class="{{.Class}}"{{end}} points="{{.Points}}" fill="{{.Fill}}"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}/>
 {{- else if eq .Kind "circle"}}
-<circle cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}">{{if .Title}}<title>{{.Title}}</title>{{end}}</circle>
+<circle{{if .Class}} class="{{.Class}}"{{end}} cx="{{f .X}}" cy="{{f .Y}}" r="{{f .R}}" fill="{{.Fill}}"{{if .Stroke}} stroke="{{.Stroke}}" stroke-width="{{f .StrokeW}}"{{end}}>{{if .Title}}<title>{{.Title}}</title>{{end}}</circle>
 {{- else if eq .Kind "text"}}
 <text{{if .Class}} class="{{.Class}}"{{end}} x="{{f .X}}" y="{{f .Y}}" font-size="{{f .Size}}"{{if .Anchor}} text-anchor="{{.Anchor}}"{{end}}{{if .Fill}} fill="{{.Fill}}"{{end}}{{if .Rotate}} transform="rotate(-90 {{f .X}} {{f .Y}})"{{end}}>{{.Text}}</text>
 {{- else if eq .Kind "g"}}
@@ -399,6 +419,9 @@ const chartsHTML = `
 {{- range .Panels}}
 <figure class="trend"{{range .Data}} data-{{.Name}}="{{.Value}}"{{end}}>
 <figcaption><span class="name" title="{{.Title}}">{{.Name}}</span>{{if .Last}} <span class="last">{{.Last}}</span>{{end}}</figcaption>
+{{- if .Head}}
+<p class="head{{if .Warn}} warn{{end}}">{{.Head}}</p>
+{{- end}}
 {{- template "fig" .Fig}}
 </figure>
 {{- end}}
@@ -409,3 +432,17 @@ const chartsHTML = `
 </div>
 {{- end}}
 `
+
+// cellTitle spells a cell out for its tooltip: "76 of 378 parsed
+// robots.txt: 20.1%, 95% Wilson score interval 16.4-24.4%".
+func cellTitle(c Cell, of string) string {
+	s := formatCount(c.Count) + " of " + formatCount(c.Of) + " " + of
+	if _, ok := c.Share(); !ok {
+		return s
+	}
+	s += ": " + formatShare(c) + ", 95% Wilson score interval " + strings.Trim(formatInterval(c), "[]") + "%"
+	if c.LowN() {
+		s += "; fewer than 100, uncertain"
+	}
+	return s
+}

@@ -91,14 +91,18 @@ func pct(t *testing.T, s string) float64 {
 	return num(t, strings.TrimSuffix(s, "%")) / 100
 }
 
-// htmlCells returns the count and share cells of a table's rows, as
-// printed.
+// htmlCells returns the cells of a table's rows as printed: count, share
+// and, when the share has one, its interval (with ! for n < 100).
 func htmlCells(table *html.Node) [][]string {
 	var rows [][]string
 	for _, tr := range find(table, func(n *html.Node) bool { return n.Data == "tr" }) {
 		var cells []string
 		for _, td := range find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "n") }) {
-			cells = append(cells, textOf(td)+" "+textOf(td.NextSibling))
+			cell := textOf(td) + " " + textOf(td.NextSibling)
+			if ci := td.NextSibling.NextSibling; ci != nil && hasClass(ci, "ci") && textOf(ci) != "" {
+				cell += " " + textOf(ci)
+			}
+			cells = append(cells, cell)
 		}
 		if len(cells) > 0 {
 			rows = append(rows, cells)
@@ -263,6 +267,73 @@ func TestReportHTML(t *testing.T) {
 			}
 			if texts := textOf(fg); !strings.Contains(texts, "crawl date") || !strings.Contains(texts, "% of parsed sites") {
 				t.Errorf("%s: no axis titles", bot)
+			}
+		}
+	})
+
+	t.Run("lead_chart_intervals", func(t *testing.T) {
+		// Every point of every lead card has whiskers whose bounds are the
+		// AI table's interval of the full share, n under each crawl is the
+		// crawl's parsed sites, and the card's headline names the last
+		// crawl with its interval.
+		intervals := map[string][]string{} // bot -> the full column's printed interval per crawl
+		cur := ""
+		for _, tr := range find(byID(t, root, "t-ai-blocking"), func(n *html.Node) bool { return n.Data == "tr" }) {
+			tds := find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "l") })
+			if len(tds) == 0 {
+				continue
+			}
+			if b := textOf(tds[0]); b != "" {
+				cur = b
+			}
+			cis := find(tr, func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "ci") })
+			intervals[cur] = append(intervals[cur], textOf(cis[0]))
+		}
+		v := variant(t, "chart-lead", "v-all v-pooled")
+		lastCrawl := r.Trend.Crawls[len(r.Trend.Crawls)-1]
+		for _, fg := range find(v, func(n *html.Node) bool { return n.Data == "figure" && hasClass(n, "trend") }) {
+			bot := attrOf(fg, "data-bot")
+			if bot == "" {
+				bot = r.starOnlyLabel()
+			}
+			ci := find(fg, func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "ci") })
+			if len(ci) != len(reporttest.Crawls) || len(intervals[bot]) != len(ci) {
+				t.Fatalf("%s: %d whiskers, %d table rows, want one per crawl", bot, len(ci), len(intervals[bot]))
+			}
+			for i, w := range ci {
+				lo, hi := num(t, attrOf(w, "data-lo")), num(t, attrOf(w, "data-hi"))
+				got := "[" + strconv.FormatFloat(100*lo, 'f', 1, 64) + "-" + strconv.FormatFloat(100*hi, 'f', 1, 64) + "]"
+				if got != intervals[bot][i] {
+					t.Errorf("%s crawl %d: whisker %s, table %s", bot, i, got, intervals[bot][i])
+				}
+				if len(find(w, func(n *html.Node) bool { return n.Data == "line" })) != 3 {
+					t.Errorf("%s crawl %d: a whisker is a line and two caps", bot, i)
+				}
+			}
+			var ns []string
+			for _, n := range find(fg, func(n *html.Node) bool { return n.Data == "text" && hasClass(n, "n") }) {
+				ns = append(ns, textOf(n))
+			}
+			if len(ns) < 2 {
+				t.Errorf("%s: n under %d crawls", bot, len(ns))
+			}
+			for _, n := range ns {
+				found := false
+				for _, g := range r.Groups {
+					found = found || n == "n="+formatCount(g.Parsed)
+				}
+				if !found {
+					t.Errorf("%s: %q is no crawl's parsed sites", bot, n)
+				}
+			}
+			head := find(fg, func(n *html.Node) bool { return n.Data == "p" && hasClass(n, "head") })
+			if len(head) != 1 || !strings.Contains(textOf(head[0]), "in "+lastCrawl.Label) ||
+				!strings.Contains(textOf(head[0]), strings.Trim(intervals[bot][len(ci)-1], "[]")+"%") {
+				t.Errorf("%s: headline %v does not name %s and its interval %s", bot, head, lastCrawl.Label, intervals[bot][len(ci)-1])
+			}
+			last := find(fg, func(n *html.Node) bool { return n.Data == "span" && hasClass(n, "last") })
+			if len(last) != 1 || !strings.HasSuffix(textOf(last[0]), ", n="+formatCount(r.Groups[len(r.Groups)-1].Parsed)) {
+				t.Errorf("%s: card figure %v without its n", bot, last)
 			}
 		}
 	})
@@ -493,6 +564,25 @@ func TestReportHTMLOneCrawl(t *testing.T) {
 		if attrOf(bars[len(bars)-1], "data-bots") == "" {
 			t.Errorf("%s: the last bar does not list the bots it stands for", id)
 		}
+	}
+	// Fewer than 100 parsed sites: every share is flagged, in the bars
+	// and in the tables, and the bars carry whiskers and n.
+	for _, g := range find(byID(t, root, "svg-ai-blocking"), func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "bar") }) {
+		vals := find(g, func(n *html.Node) bool { return n.Data == "text" && hasClass(n, "value") })
+		if len(vals) != 1 || !hasClass(vals[0], "warn") || !strings.Contains(textOf(vals[0]), " of 3!)") {
+			t.Errorf("bar %s: value %v has no n < 100 warning or no n", attrOf(g, "data-bot"), vals)
+		}
+		share := num(t, attrOf(g, "data-share"))
+		ci := find(g, func(n *html.Node) bool { return n.Data == "g" && hasClass(n, "ci") })
+		if len(ci) != 1 || num(t, attrOf(ci[0], "data-lo")) > share || num(t, attrOf(ci[0], "data-hi")) < share {
+			t.Errorf("bar %s: whiskers %v around share %v", attrOf(g, "data-bot"), ci, share)
+		}
+	}
+	if low := find(byID(t, root, "t-ai-blocking"), func(n *html.Node) bool { return n.Data == "td" && hasClass(n, "low") }); len(low) == 0 {
+		t.Error("no share flagged in the AI table of three parsed sites")
+	}
+	if !strings.Contains(textOf(byID(t, root, "ai-blocking")), lowNote) {
+		t.Error("the AI table does not say what ! means")
 	}
 	// No switches and no time axis with one crawl.
 	if n := find(root, func(n *html.Node) bool { return hasClass(n, "switches") || hasClass(n, "variant") }); len(n) != 0 {

@@ -96,7 +96,11 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 	var crawls []string
 	byCrawl := map[string]map[schema.TableName][]schema.File{}
 	orphans := map[string]bool{}
-	for _, t := range reportTables {
+	tables := reportTables
+	if o.Domains {
+		tables = append(slices.Clone(reportTables), schema.Domains)
+	}
+	for _, t := range tables {
 		files, uncommitted, err := ix.TableFiles(t)
 		if uncommitted > 0 {
 			data.Warnings = append(data.Warnings, fmt.Sprintf("%d %s files belong to no committed run (a killed run or one still writing, or copied in by hand): not counted here, but a query that globs *.parquet counts them until the next robotstat analyze, sites or compact into %s removes them (robotstat status %s says what is left)", uncommitted, t, dir, dir))
@@ -107,6 +111,8 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 				return nil, 0, fmt.Errorf("%w: it has captures but no sites table; build it with robotstat sites %s", ErrNotDataset, dir)
 			}
 			return nil, 0, fmt.Errorf("%w: it has no sites folder; write one with robotstat analyze --out %s", ErrNotDataset, dir)
+		case errors.Is(err, schema.ErrNoTable) && t == schema.Domains:
+			return nil, 0, fmt.Errorf("%w: --by domain needs the domains table, which %s lacks (robotstat sites builds it; rebuild it with robotstat sites %s)", ErrNoDomains, dir, dir)
 		case errors.Is(err, schema.ErrNoTable):
 			data.Missing = append(data.Missing, t)
 			continue
@@ -184,6 +190,13 @@ func Read(ctx context.Context, dir string, o TallyOptions) (*Data, int64, error)
 			}
 		}
 		sum.BeginCrawl(crawl, n[0], n[1])
+		if o.Domains {
+			k, err := readTable(ctx, tf[schema.Domains], sum.AddDomains)
+			rows += k
+			if err != nil {
+				return nil, 0, err
+			}
+		}
 		for _, read := range []func() (int64, error){
 			func() (int64, error) { return readTable(ctx, tf[schema.Signals], sum.AddSignals) },
 			func() (int64, error) { return readTable(ctx, tf[schema.Sites], sum.AddSites) },
@@ -257,7 +270,11 @@ func (d *Data) about() [][2]string {
 	lines := [][2]string{
 		{"data", data},
 		{"site", "one per crawl and host (the sites table): the answer its robots.txt gave in the crawl, the best of the host's captures of /robots.txt, redirects followed (at most five)"},
-		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (2xx or no status); every table gives its denominators"},
+		{"shares", "outcome, status and adoption are shares of sites; everything else of parsed robots.txt (2xx or no status); every table gives its denominators (n), a count/n one that differs from them"},
+		{"bounds", "each share is followed by its 95% Wilson score interval in percent, [low-high]; ! marks a share of fewer than 100 (n < 100)"},
+	}
+	if r.Domains {
+		lines = append(lines, [2]string{"domains", "one site per crawl and registered domain (the domains table: the domain's own host, else its www. host, else the best rank, else the first host); sites without a registered domain are left out; first blocks and the panel still count hosts"})
 	}
 	if len(crawls) > 1 {
 		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})

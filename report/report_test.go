@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/report/reporttest"
 )
 
@@ -122,25 +123,8 @@ func TestReportGolden(t *testing.T) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if out != string(want) {
-		t.Errorf("report differs from %s (rerun with -update and review the diff):\n%s", golden, firstDiff(out, string(want)))
+		t.Errorf("report differs from %s (rerun with -update and review the diff):\n%s", golden, testkit.FirstLineDiff(out, string(want)))
 	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range max(len(g), len(w)) {
-		var a, b string
-		if i < len(g) {
-			a = g[i]
-		}
-		if i < len(w) {
-			b = w[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\n got %q\nwant %q", i+1, a, b)
-		}
-	}
-	return ""
 }
 
 // The rank columns pool every crawl, so the "all" column must equal the sum
@@ -188,10 +172,12 @@ type textTable struct {
 type textRow struct {
 	label  string
 	counts []int64
-	cells  []string // "count pct" as printed
+	cells  []string // "count pct [lo-hi]" as printed, "!" after a share of n < 100
 }
 
-var cellRE = regexp.MustCompile(`(\d[\d,]*) +(-|<0\.1%|>99\.9%|\d+\.\d%)`)
+// cellRE is one printed cell: count (with /n when its denominator is not
+// the base line's), share, and the 95% interval of a share that has one.
+var cellRE = regexp.MustCompile(`(\d[\d,]*(?:/[\d,]+)?) +(-|<0\.1%|>99\.9%|\d+\.\d%)(?: +(\[\d+\.\d-\d+\.\d\](?:!)?))?`)
 
 // parseTextTables reads the text report back: for each table (by title),
 // its rows' label (the text before the first cell) and cells.
@@ -214,11 +200,15 @@ func parseTextTables(out string) map[string]*textTable {
 		}
 		r := textRow{label: strings.TrimSpace(line[:locs[0][0]])}
 		for _, l := range locs {
-			n := strings.ReplaceAll(line[l[2]:l[3]], ",", "")
+			n, _, _ := strings.Cut(strings.ReplaceAll(line[l[2]:l[3]], ",", ""), "/")
 			var v int64
 			fmt.Sscan(n, &v)
 			r.counts = append(r.counts, v)
-			r.cells = append(r.cells, line[l[2]:l[3]]+" "+line[l[4]:l[5]])
+			cell := line[l[2]:l[3]] + " " + line[l[4]:l[5]]
+			if l[6] >= 0 {
+				cell += " " + line[l[6]:l[7]]
+			}
+			r.cells = append(r.cells, cell)
 		}
 		cur.rows = append(cur.rows, r)
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -339,7 +340,9 @@ func (g *panelGeom) frame(a *timeAxis, step float64, yLabel func(float64) string
 // trendPanel is one small multiple of a grid: its caption and its chart.
 type trendPanel struct {
 	Name, Title string // caption and its tooltip
-	Last        string // the figure beside the caption
+	Last        string // the figure beside the caption, with its n
+	Head        string // which crawl Last is from, and its interval
+	Warn        bool   // Last (or a series' last point) has n < 100
 	Data        []attr
 	Fig         *svgFig
 }
@@ -372,13 +375,81 @@ func areaPanel(a *timeAxis, top, step float64, name string, named, star []Cell, 
 		el{Kind: "polygon", Points: points(append(append([]float64{}, g.xs...), xsBack...), append(append([]float64{}, topY...), rev(mid)...)), Fill: colourNamed, Class: "named", Data: []attr{{"values", values(nv)}}},
 		el{Kind: "polyline", Points: points(g.xs, topY), Stroke: colourNamed, StrokeW: 2, Class: "total", Data: []attr{{"values", values(tv)}}},
 	)
+	var ns []int64
 	for i := range n {
-		fig.Els = append(fig.Els, el{Kind: "circle", X: g.xs[i], Y: topY[i], R: 2.8, Fill: colourNamed,
-			Title: fmt.Sprintf("%s, %s: %s fully blocked (%s by name, %s by *) of %s", name, a.names[i],
-				formatShare(Cell{named[i].Count + star[i].Count, named[i].Of}), formatCount(named[i].Count), formatCount(star[i].Count), formatCount(named[i].Of))})
+		total := Cell{named[i].Count + star[i].Count, named[i].Of}
+		ns = append(ns, total.Of)
+		title := fmt.Sprintf("%s, %s: %s fully blocked (%s by name, %s by *) of %s", name, a.names[i],
+			formatShare(total), formatCount(named[i].Count), formatCount(star[i].Count), formatCount(named[i].Of))
+		if lo, hi, ok := total.Interval(); ok {
+			title += ", 95% Wilson score interval " + strings.Trim(formatInterval(total), "[]") + "%"
+			fig.Els = append(fig.Els, whisker(g.xs[i], g.y(min(lo, g.top)), g.y(min(hi, g.top)), "#0b2545", lo, hi, title))
+		}
+		fig.Els = append(fig.Els, dot(g.xs[i], topY[i], 2.8, colourNamed, total.LowN(), title))
 	}
+	fig.Els = append(fig.Els, g.nRow(a, ns)...)
 	last := Cell{named[n-1].Count + star[n-1].Count, named[n-1].Of}
-	return &trendPanel{Name: name, Title: name, Last: formatShare(last), Fig: fig}
+	return &trendPanel{Name: name, Title: name, Last: formatShare(last) + ", n=" + formatCount(last.Of),
+		Head: headline(a.names[n-1], last), Warn: last.LowN(), Fig: fig}
+}
+
+// headline says which crawl a card's headline figure is from, with the
+// figure's interval: "in CC-MAIN-2025-08; 95% interval 42.9-53.1%".
+func headline(crawl string, c Cell) string {
+	s := "in " + crawl
+	if iv := formatInterval(c); iv != "" {
+		s += "; 95% interval " + strings.Trim(iv, "[]") + "%"
+	}
+	if c.LowN() {
+		s += "; n < 100: uncertain"
+	}
+	return s
+}
+
+// whisker draws a share's 95% interval at x: a vertical line from the
+// lower bound (y0, the larger y) to the upper (y1) with caps; data-lo and
+// data-hi give the bounds as fractions.
+func whisker(x, y0, y1 float64, colour string, lo, hi float64, title string) el {
+	return el{Kind: "g", Class: "ci", Title: title, Data: []attr{{"lo", strconv.FormatFloat(lo, 'f', 6, 64)}, {"hi", strconv.FormatFloat(hi, 'f', 6, 64)}},
+		Children: []el{vline(x, y1, y0, colour), hline(x-2.5, x+2.5, y0, colour), hline(x-2.5, x+2.5, y1, colour)}}
+}
+
+// dot is a chart point; a share of n < 100 is drawn hollow (class "low").
+func dot(x, y, r float64, colour string, low bool, title string) el {
+	d := el{Kind: "circle", X: x, Y: y, R: r, Fill: colour, Title: title}
+	if low {
+		d.Fill, d.Stroke, d.StrokeW, d.Class = "#ffffff", colour, 1.5, "low"
+	}
+	return d
+}
+
+// nRow writes each crawl's denominator under its tick ("n=371"), in the
+// warning colour with a "!" where it is under 100; labels that would
+// overlap are left out (every point's tooltip has its n). A zero n (no
+// share) is left out.
+func (g *panelGeom) nRow(a *timeAxis, ns []int64) []el {
+	var labels []string
+	var xs []float64
+	var low []bool
+	for i, n := range ns {
+		if n <= 0 {
+			continue
+		}
+		l := "n=" + formatCount(n)
+		if n < lowN {
+			l += "!"
+		}
+		labels, xs, low = append(labels, l), append(xs, g.xs[i]), append(low, n < lowN)
+	}
+	var out []el
+	for _, t := range xTicks(labels, xs, g.W, 9) {
+		cls := "n"
+		if k := slices.Index(labels, t.Label); k >= 0 && low[k] {
+			cls = "n warn"
+		}
+		out = append(out, text(t.Pos, g.PlotY+g.PlotH+25, t.Label, 9, t.Anchor, cls))
+	}
+	return out
 }
 
 // lineSeries is one line of a line panel.
@@ -392,6 +463,19 @@ func linePanel(a *timeAxis, top, step float64, name string, series []lineSeries,
 	g := newPanel(a, top)
 	fig := &svgFig{ID: id, Class: "trend-chart", Width: g.W, Height: g.H, Label: name + ", by crawl date"}
 	fig.Els = g.frame(a, step, percentLabel, "crawl date", yTitle)
+	var ns []int64 // the points' n where every series has the same
+	for i := range g.xs {
+		n := int64(-1)
+		for _, s := range series {
+			switch {
+			case n == -1:
+				n = s.Cells[i].Of
+			case s.Cells[i].Of != n:
+				n = 0
+			}
+		}
+		ns = append(ns, n)
+	}
 	for _, s := range series {
 		var xs, ys, vs []float64
 		var dots []el
@@ -401,14 +485,33 @@ func linePanel(a *timeAxis, top, step float64, name string, series []lineSeries,
 				continue
 			}
 			xs, ys, vs = append(xs, g.xs[i]), append(ys, g.y(v)), append(vs, v)
-			dots = append(dots, el{Kind: "circle", X: g.xs[i], Y: g.y(v), R: 2.4, Fill: s.Colour,
-				Title: fmt.Sprintf("%s, %s, %s: %s of %s", name, s.Label, a.names[i], formatShare(c), formatCount(c.Of))})
+			title := fmt.Sprintf("%s, %s, %s: %s of %s", name, s.Label, a.names[i], formatShare(c), formatCount(c.Of))
+			if lo, hi, ok := c.Interval(); ok {
+				title += ", 95% Wilson score interval " + strings.Trim(formatInterval(c), "[]") + "%"
+				dots = append(dots, whisker(g.xs[i], g.y(min(lo, g.top)), g.y(min(hi, g.top)), s.Colour, lo, hi, title))
+			}
+			if c.LowN() {
+				title += "; n < 100: uncertain"
+			}
+			dots = append(dots, dot(g.xs[i], g.y(v), 2.4, s.Colour, c.LowN(), title))
 		}
 		fig.Els = append(fig.Els, el{Kind: "polyline", Points: points(xs, ys), Stroke: s.Colour, StrokeW: 2, Dash: s.Dash,
 			Class: "series", Data: []attr{{"series", s.Label}, {"values", values(vs)}}})
 		fig.Els = append(fig.Els, dots...)
 	}
-	return &trendPanel{Name: name, Title: name, Fig: fig}
+	fig.Els = append(fig.Els, g.nRow(a, ns)...)
+	last := len(g.xs) - 1
+	head, warn := "in "+a.names[last], false
+	for _, s := range series {
+		warn = warn || s.Cells[last].LowN()
+	}
+	if ns[last] > 0 {
+		head += ", n=" + formatCount(ns[last])
+	}
+	if warn {
+		head += "; hollow points: n < 100, uncertain"
+	}
+	return &trendPanel{Name: name, Title: name, Head: "last point " + head, Warn: warn, Fig: fig}
 }
 
 // cohortPanel draws, per crawl, the hosts that first blocked a bot fully
@@ -451,6 +554,27 @@ type hbarRow struct {
 	// Segments are stacked left to right (Overlay: each from the start).
 	Segments []hbarSeg
 	Value    string // printed after the bars
+	Low      bool   // Value's n is under 100: drawn in the warning colour
+	// CI are 95% intervals drawn as whiskers across the bar, one below
+	// the other.
+	CI []hbarCI
+}
+
+// hbarCI is a share's 95% Wilson score interval, as fractions.
+type hbarCI struct {
+	Lo, Hi float64
+	Colour string
+}
+
+// hbarIntervals returns the intervals of the cells that have one.
+func hbarIntervals(colour string, cells ...Cell) []hbarCI {
+	var out []hbarCI
+	for _, c := range cells {
+		if lo, hi, ok := c.Interval(); ok {
+			out = append(out, hbarCI{lo, hi, colour})
+		}
+	}
+	return out
 }
 
 type hbarSeg struct {
@@ -485,6 +609,9 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 			}
 		}
 		maxV = max(maxV, sum)
+		for _, c := range r.CI {
+			maxV = max(maxV, c.Hi)
+		}
 	}
 	top, step := niceMax(maxV, 5)
 	if diverging && maxV == 0 {
@@ -495,6 +622,10 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 		plotX = 6
 	}
 	plotW := fig.Width - plotX - math.Ceil(maxValue) - 14
+	if narrow {
+		// a phone has no room beside the bars: the value goes under them
+		plotW = fig.Width - plotX - 14
+	}
 	zero := plotX
 	scale := plotW / top
 	if diverging {
@@ -514,6 +645,9 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 			g.Children = append(g.Children, text(plotX+2, y+11, r.Label, 12, "start", ""))
 			by = y + 15
 			y += 15 + rowH + 9
+			if r.Value != "" {
+				y += 14
+			}
 		} else {
 			g.Children = append(g.Children, text(plotX-8, y+rowH/2+4.2, r.Label, 12, "end", ""))
 			by = y
@@ -541,8 +675,23 @@ func hbarChart(id, label string, rows []hbarRow, narrow, overlay, diverging bool
 				end = x
 			}
 		}
+		for k, c := range r.CI {
+			yy := by + barH/2 + (float64(k)-float64(len(r.CI)-1)/2)*5
+			x0, x1 := zero+c.Lo*scale, zero+c.Hi*scale
+			g.Children = append(g.Children, el{Kind: "g", Class: "ci", Data: []attr{{"lo", strconv.FormatFloat(c.Lo, 'f', 6, 64)}, {"hi", strconv.FormatFloat(c.Hi, 'f', 6, 64)}},
+				Children: []el{hline(x0, x1, yy, c.Colour), vline(x0, yy-2.5, yy+2.5, c.Colour), vline(x1, yy-2.5, yy+2.5, c.Colour)}})
+			end = max(end, x1)
+		}
 		if r.Value != "" {
-			g.Children = append(g.Children, text(max(end, zero)+6, by+rowH/2+4.2, r.Value, 11.5, "start", "value"))
+			cls := "value"
+			if r.Low {
+				cls = "value warn"
+			}
+			if narrow {
+				g.Children = append(g.Children, text(plotX+2, by+rowH+13, r.Value, 11, "start", cls))
+			} else {
+				g.Children = append(g.Children, text(max(end, zero)+6, by+rowH/2+4.2, r.Value, 11.5, "start", cls))
+			}
 		}
 		els = append(els, g)
 	}

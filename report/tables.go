@@ -18,6 +18,9 @@ type Report struct {
 	// Panel reports that the tables count panel hosts only
 	// (TallyOptions.Panel).
 	Panel bool
+	// Domains reports that the sites are one per registered domain
+	// (TallyOptions.Domains).
+	Domains bool
 	// Crawls are the crawls fed, in order ("" for unknown).
 	Crawls []string
 	// Groups are the report's columns; every table's Columns that are
@@ -135,7 +138,7 @@ const (
 func (s *Tally) Report() *Report {
 	s.sortPanel()
 	keep := s.keptGroups()
-	r := &Report{By: s.opts.By, Panel: s.opts.Panel, FilterBytes: s.peak, RankedSites: s.rankedSites}
+	r := &Report{By: s.opts.By, Panel: s.opts.Panel, Domains: s.opts.Domains, FilterBytes: s.peak, RankedSites: s.rankedSites}
 	for _, c := range s.crawls {
 		r.Crawls = append(r.Crawls, c.name)
 	}
@@ -811,7 +814,8 @@ func (b *reportBuilder) content() *Table {
 func (b *reportBuilder) directives() *Table {
 	t := &Table{ID: TableDirectives, Title: "Non-standard directives: sites whose robots.txt has the key", Of: "parsed robots.txt",
 		Base: b.base(parsed), Labels: []string{"directive", "kind", "read as"}, Columns: b.groupLabels(), Dim: b.dim(),
-		Notes: append([]string{fmt.Sprintf("the %d keys other than user-agent, allow and disallow found most often; kind: extension (a known non-standard key), typo (read as a standard key), unknown", b.s.opts.TopDirectives)},
+		Notes: append([]string{fmt.Sprintf("the %d keys other than user-agent, allow and disallow found most often; kind: extension (a known non-standard key), typo (read as a standard key), unknown", b.s.opts.TopDirectives),
+			"unknown keys of robots.txt that are an HTML page (contents: HTML page served as robots.txt) are left out: they are the page's script and markup; its known keys count, and its site stays in the denominator"},
 			slackNote(b.s.directives, "keys")...)}
 	t.Rows = b.topRows(b.s.directives, b.s.opts.TopDirectives, func(k topKey) []string {
 		return []string{k.key, k.extra[0], orDash(k.extra[1])}

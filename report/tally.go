@@ -67,8 +67,11 @@ import (
 //
 // First AddHistory with every site_history row (optional: without it there
 // is no panel and no first-block cohorts). Then for each crawl:
-// BeginCrawl, AddSignals (optional), every AddSites, then AddCaptures,
-// AddSiteBots, AddAgents and AddDirectives in any order, then EndCrawl.
+// BeginCrawl, AddSignals (optional), AddDomains (with
+// TallyOptions.Domains), every AddSites, then AddCaptures,
+// AddSiteBots, AddAgents and AddDirectives in any order but AddCaptures
+// before AddDirectives (the captures say which files are HTML pages, whose
+// keys the directives table leaves out), then EndCrawl.
 // The site_bots rows of a site must come together (robotstat sites writes
 // them so). Rows need only the columns TallyColumns names. Report may be
 // called at any time after EndCrawl.
@@ -76,10 +79,11 @@ import (
 // # Memory
 //
 // Per crawl: the two site filters (2 bytes per site each, 8 MiB minimum
-// each), the ranks of ranked sites (hostRanks: some 40 bytes per ranked
+// each; a third with TallyOptions.Domains), the ranks of ranked sites (hostRanks: some 40 bytes per ranked
 // site, reset per crawl) and the signals of sites that have a
 // Content-Signal or Content-Usage line (some 100 bytes each, reset per
-// crawl). Over the run: the panel, 8 bytes per panel host; the cells,
+// crawl), and the capture ids of parsed sites that answered with an HTML
+// page (some 40 bytes each, reset per crawl). Over the run: the panel, 8 bytes per panel host; the cells,
 // about 300 bytes per catalog bot for each of 12 cells per crawl; the
 // first-block cohorts, a few dozen bytes per bot, crawl and cell.
 //
@@ -96,10 +100,12 @@ type Tally struct {
 	cur         int  // group of the current crawl (ByCrawl)
 
 	hosts     siteFilter         // hosts of this crawl's parsed sites
+	reps      siteFilter         // hosts of the sites that stand for a registered domain (TallyOptions.Domains)
 	chosen    siteFilter         // capture ids that answer them without a redirect (tables' sites only)
 	shared    map[string][]int64 // capture ids that answer them through one: the ranks of those sites
 	ranks     map[uint64]int64   // ranked sites answered without a redirect (ByRank), by capture id hash
 	hostRanks map[uint64]int64   // ranked parsed sites, by host hash
+	htmlCaps  map[uint64]bool    // this crawl's tables' sites answered by an HTML page, by capture id hash
 	peak      int64              // largest filter memory used
 	scratch   []int              // groups of a row
 
@@ -156,6 +162,12 @@ type TallyOptions struct {
 	Panel bool
 	// AllBots adds the table of every catalog bot under every definition.
 	AllBots bool
+	// Domains counts, of each crawl's sites, only the one that stands for
+	// its registered domain (the domains table: robotstat report --by
+	// domain), so that a domain with many hosts counts once; sites without
+	// a registered domain (IP addresses) are left out. site_history's
+	// first blocks and panel still count hosts.
+	Domains bool
 	// Leading is how many AI bots the trend charts draw one by one; 0 means
 	// 6.
 	Leading int
@@ -220,6 +232,8 @@ func TallyColumns(t schema.TableName) []string {
 		return []string{"capture_id", "directive", "kind", "canonical"}
 	case schema.Signals:
 		return []string{"capture_id", "directive", "line", "group_index", "star_group", "path", "key", "value"}
+	case schema.Domains:
+		return []string{"host"}
 	case schema.SiteHistory:
 		return []string{"host", "registered_domain", "bot", "operator", "category", "parsed_crawls", "panel",
 			"first_full_crawl", "first_full_matched", "full_crawls", "unblocked_crawl", "rank"}
@@ -442,9 +456,13 @@ func (s *Tally) BeginCrawl(crawl string, captures, sites int64) {
 	}
 	s.hosts.reset(sites)
 	s.chosen.reset(sites)
-	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes())
+	if s.opts.Domains {
+		s.reps.reset(sites)
+	}
+	s.peak = max(s.peak, s.hosts.bytes()+s.chosen.bytes()+s.reps.bytes())
 	clear(s.ranks)
 	clear(s.hostRanks)
+	clear(s.htmlCaps)
 	clear(s.shared)
 	clear(s.capSignals)
 	clear(s.hostSignals)
@@ -508,6 +526,19 @@ func (s *Tally) rankOf(host, regdom string, rank int64) int64 {
 	return 0
 }
 
+// AddDomains takes the current crawl's domains rows: with
+// TallyOptions.Domains, AddSites counts only the sites they name. They
+// must come before the crawl's sites rows.
+func (s *Tally) AddDomains(rows []schema.DomainRow) {
+	s.mustBeOpen("domains")
+	if s.sitesBegun || s.othersBegun {
+		panic("report: domains rows after sites rows of the same crawl")
+	}
+	for i := range rows {
+		s.reps.add(hashString(rows[i].Host))
+	}
+}
+
 // AddSites counts sites rows of the current crawl. All of a crawl's sites
 // must come before its other tables' rows (its signals may come before).
 func (s *Tally) AddSites(rows []schema.SiteRow) {
@@ -526,8 +557,11 @@ func (s *Tally) AddSites(rows []schema.SiteRow) {
 	s.sitesBegun = true
 	for i := range rows {
 		r := &rows[i]
-		rank := s.rankOf(r.Host, r.RegisteredDomain, r.Rank)
 		k1, k2 := hashString(r.Host)
+		if s.opts.Domains && !s.reps.has(k1, k2) {
+			continue // not the site that stands for its domain
+		}
+		rank := s.rankOf(r.Host, r.RegisteredDomain, r.Rank)
 		panel := s.inPanel(k1)
 		ca.sites++
 		if rank > 0 {
@@ -648,6 +682,12 @@ func (s *Tally) AddCaptures(rows []schema.CaptureRow) {
 			}
 			a.templates[c.Template]++
 		}
+		if c.LooksHTML && len(s.siteGroups(c.CaptureID)) > 0 {
+			if s.htmlCaps == nil {
+				s.htmlCaps = map[uint64]bool{}
+			}
+			s.htmlCaps[captureKey(c.CaptureID)] = true
+		}
 	}
 }
 
@@ -731,12 +771,20 @@ func (s *Tally) AddAgents(rows []schema.AgentRow) {
 }
 
 // AddDirectives counts the non-standard keys of directives rows of the
-// current crawl's parsed sites.
+// current crawl's parsed sites, but not the unknown keys of those whose
+// robots.txt is an HTML page (captures.looks_html; AddCaptures says
+// which): those are the page's script and markup ("accountId: 1284,"),
+// not directives anyone wrote. A known key on such a page (a CDN's
+// Content-Signal line put before the origin's HTML) still counts. The
+// contents table counts the pages.
 func (s *Tally) AddDirectives(rows []schema.DirectiveRow) {
 	s.mustBeOpen("directives")
 	for i := range rows {
 		r := &rows[i]
 		if r.Kind == schema.KindStandard {
+			continue
+		}
+		if r.Kind == schema.KindUnknown && len(s.htmlCaps) > 0 && s.htmlCaps[captureKey(r.CaptureID)] {
 			continue
 		}
 		for _, g := range s.siteGroups(r.CaptureID) {

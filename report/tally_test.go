@@ -454,3 +454,72 @@ func BenchmarkSummarySiteBots(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// An HTML page served as robots.txt is parsed (a 2xx), but its unknown
+// "keys" are markup or script: the directives table leaves them out (issue
+// 25.5) while the page's site stays in the denominator and the contents
+// table counts it. A known key on such a page (a CDN's Content-Signal
+// line put before the origin's HTML) is still counted.
+func TestDirectivesLeaveOutHTML(t *testing.T) {
+	// The keys of such pages in the wild are mostly a script's object
+	// literals: "accountId: 1284," reads as the key accountid.
+	page := "Content-Signal: search=yes, ai-train=no\n<!DOCTYPE html>\n<html><head>\n<title>Home</title>\n<script>\nvar consent = {\n  accountId: 1284,\n  init: function () {\n  },\n" +
+		"};\n</script>\n</head><body></body></html>\n"
+	r := reportOf(t, ByCrawl, map[string][]site{"CC-MAIN-2024-33": {
+		{host: "a.example", status: 200, body: "User-agent: *\nDisallow: /x\nCrawl-delay: 5\n"},
+		{host: "b.example", status: 200, body: page},
+	}})
+	if got := cells(t, table(t, r, TableContent), "HTML page served as robots.txt"); got[0] != (Cell{1, 2}) {
+		t.Fatalf("HTML pages %v, want 1 of 2 parsed", got)
+	}
+	tb := table(t, r, TableDirectives)
+	got := map[string]Cell{}
+	for _, row := range tb.Rows {
+		got[row.Labels[0]] = row.Cells[0]
+	}
+	want := map[string]Cell{"crawl-delay": {1, 2}, "content-signal": {1, 2}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("directives %v, want %v", got, want)
+	}
+	if !strings.Contains(strings.Join(tb.Notes, "\n"), "HTML page") {
+		t.Errorf("notes do not say HTML pages' unknown keys are left out: %q", tb.Notes)
+	}
+}
+
+// With TallyOptions.Domains a registered domain counts once, through the
+// site the domains table names (its own host, else www.): counted by hand,
+// a.example.com blocks GPTBot but example.com stands for the domain, and
+// x.org's www. host, which blocks it, stands for x.org; the IP address has
+// no registered domain and is left out.
+func TestDomainsOnePerRegisteredDomain(t *testing.T) {
+	crawl := map[string][]site{"CC-MAIN-2024-33": {
+		{host: "a.example.com", status: 200, body: blockGPTBotByName},
+		{host: "example.com", status: 200, body: allowAll},
+		{host: "b.example.com", status: 404, body: "gone"},
+		{host: "www.x.org", status: 200, body: blockGPTBotByName},
+		{host: "y.x.org", status: 200, body: allowAll},
+		{host: "192.0.2.7", status: 200, body: blockGPTBotByName},
+	}}
+	for _, c := range []struct {
+		name                  string
+		domains               bool
+		sites, parsed, gptbot int64
+	}{
+		{"by_host", false, 6, 5, 3},
+		{"by_domain", true, 2, 2, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := reportWith(t, TallyOptions{Domains: c.domains}, crawl)
+			if got := cells(t, table(t, r, TableCaptures), "sites")[0].Count; got != c.sites {
+				t.Errorf("%d sites, want %d", got, c.sites)
+			}
+			full := fullCell(&botStat(t, r, "GPTBot").Groups[0], DefVerdict)
+			if full != (Cell{c.gptbot, c.parsed}) {
+				t.Errorf("GPTBot blocked fully %v, want %d of %d", full, c.gptbot, c.parsed)
+			}
+			if r.Domains != c.domains {
+				t.Errorf("Report.Domains %v", r.Domains)
+			}
+		})
+	}
+}

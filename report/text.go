@@ -9,8 +9,9 @@ import (
 )
 
 // WriteText prints the report as plain text: a preamble, then each table
-// with its title and denominators, aligned columns (every value as count
-// and percentage) and its notes. The charts of the HTML page draw the
+// with its title and denominators, aligned columns (every value as count,
+// percentage and 95% Wilson score interval, "!" where the denominator is
+// under 100) and its notes. The charts of the HTML page draw the
 // same numbers; the CSV export (WriteCSV) has them all.
 func WriteText(w io.Writer, d *Data) error {
 	bw := bufio.NewWriter(w)
@@ -62,20 +63,28 @@ func writeTextTable(w io.Writer, t *Table) {
 	for i, l := range t.Labels {
 		lw[i] = width(l)
 	}
+	cells, low := tableCells(t)
 	cw := make([]int, len(t.Columns))
 	pw := make([]int, len(t.Columns))
-	for _, r := range t.Rows {
+	iw := make([]int, len(t.Columns))
+	for ri, r := range t.Rows {
 		for i, l := range r.Labels {
 			lw[i] = max(lw[i], width(l))
 		}
-		for i, c := range r.Cells {
-			cw[i] = max(cw[i], len(formatCount(c.Count)))
-			pw[i] = max(pw[i], len(formatShare(c)))
+		for i, c := range cells[ri] {
+			cw[i] = max(cw[i], width(c.Count))
+			pw[i] = max(pw[i], width(c.Share))
+			iw[i] = max(iw[i], width(c.Interval))
 		}
 	}
+	mark := ""
+	if low {
+		mark = " "
+	}
+	cellWidth := func(i int) int { return cw[i] + 1 + pw[i] + 1 + iw[i] + len(mark) }
 	vw := make([]int, len(t.Columns))
 	for i, h := range t.Columns {
-		vw[i] = max(width(h), cw[i]+1+pw[i])
+		vw[i] = max(width(h), cellWidth(i))
 	}
 	var b strings.Builder
 	line := func(labels []string, values []string) {
@@ -95,13 +104,20 @@ func writeTextTable(w io.Writer, t *Table) {
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
 	line(t.Labels, t.Columns)
-	for _, r := range t.Rows {
+	pad := func(s string, w int) string { return strings.Repeat(" ", w-width(s)) + s }
+	for ri, r := range t.Rows {
 		vals := make([]string, len(r.Cells))
-		for i, c := range r.Cells {
-			cs, ps := formatCount(c.Count), formatShare(c)
-			vals[i] = strings.Repeat(" ", cw[i]-len(cs)) + cs + " " + strings.Repeat(" ", pw[i]-len(ps)) + ps
+		for i, c := range cells[ri] {
+			m := mark
+			if c.Low {
+				m = lowMark
+			}
+			vals[i] = pad(c.Count, cw[i]) + " " + pad(c.Share, pw[i]) + " " + pad(c.Interval, iw[i]) + m
 		}
 		line(r.Labels, vals)
+	}
+	if low {
+		defer fmt.Fprintf(w, "note: %s\n", lowNote)
 	}
 	for _, n := range t.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

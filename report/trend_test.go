@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -320,7 +321,7 @@ func TestWriteCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := strings.Join(recs[0], ","); h != "crawl,crawl_date,bot,operator,category,definition,sites,full,full_named,full_star,partial,none" {
+	if h := strings.Join(recs[0], ","); h != "crawl,crawl_date,bot,operator,category,definition,sites,full,full_lo,full_hi,full_named,full_named_lo,full_named_hi,full_star,full_star_lo,full_star_hi,partial,partial_lo,partial_hi,none,none_lo,none_hi" {
 		t.Errorf("header %s", h)
 	}
 	r := d.Report
@@ -335,15 +336,35 @@ func TestWriteCSV(t *testing.T) {
 	for _, rec := range recs[1:] {
 		if rec[0] == last.Name && rec[2] == "GPTBot" && rec[5] == "verdict" {
 			found = true
-			if rec[1] != last.DateString() || rec[6] != itoa(cells[0].Of) || rec[7] != itoa(cells[0].Count) || rec[8] != itoa(cells[1].Count) ||
-				rec[9] != itoa(cells[2].Count) || rec[10] != itoa(cells[3].Count) {
+			if rec[1] != last.DateString() || rec[6] != itoa(cells[0].Of) || rec[7] != itoa(cells[0].Count) || rec[10] != itoa(cells[1].Count) ||
+				rec[13] != itoa(cells[2].Count) || rec[16] != itoa(cells[3].Count) {
 				t.Errorf("bots_by_crawl %v, AI table %v", rec, cells)
+			}
+			// Each share's bounds beside it, as fractions, as the table
+			// prints them in percent: the full share's "[42.9-53.1]".
+			lo, hi, _ := cells[0].Interval()
+			if rec[8] != strconv.FormatFloat(lo, 'f', 6, 64) || rec[9] != strconv.FormatFloat(hi, 'f', 6, 64) ||
+				formatInterval(cells[0]) != "["+pct1(t, rec[8])+"-"+pct1(t, rec[9])+"]" {
+				t.Errorf("full bounds %s, %s; the table's interval %s", rec[8], rec[9], formatInterval(cells[0]))
+			}
+			if lo >= float64(cells[0].Count)/float64(cells[0].Of) || hi <= float64(cells[0].Count)/float64(cells[0].Of) {
+				t.Errorf("full share outside its interval [%v, %v]", lo, hi)
 			}
 		}
 	}
 	if !found {
 		t.Error("no GPTBot verdict row for the last crawl")
 	}
+}
+
+// pct1 writes a fraction from the CSV as a percentage with one decimal.
+func pct1(t *testing.T, s string) string {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("bound %q: %v", s, err)
+	}
+	return strconv.FormatFloat(100*v, 'f', 1, 64)
 }
 
 // A capture's signals rows may be split over two calls: the longest path

@@ -12,6 +12,7 @@ import (
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/schema/schematest"
 	"github.com/robotstat/robotstat/stats"
 )
 
@@ -61,11 +62,11 @@ func rowsJSON[T schema.Row](t *testing.T, root string, tb schema.TableName) []st
 func tables(t *testing.T, root string) map[schema.TableName][]string {
 	t.Helper()
 	return map[schema.TableName][]string{
-		schema.Captures:   rowsJSON[schema.CaptureRow](t, root, schema.Captures),
-		schema.Groups:     rowsJSON[schema.GroupRow](t, root, schema.Groups),
-		schema.Agents:     rowsJSON[schema.AgentRow](t, root, schema.Agents),
-		schema.Directives: rowsJSON[schema.DirectiveRow](t, root, schema.Directives),
-		schema.Verdicts:   rowsJSON[schema.VerdictsRow](t, root, schema.Verdicts),
+		schema.Captures:   schematest.TableRows(t, root, schema.Captures),
+		schema.Groups:     schematest.TableRows(t, root, schema.Groups),
+		schema.Agents:     schematest.TableRows(t, root, schema.Agents),
+		schema.Directives: schematest.TableRows(t, root, schema.Directives),
+		schema.Verdicts:   schematest.TableRows(t, root, schema.Verdicts),
 	}
 }
 

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -76,8 +76,7 @@ func TestAnalyzeKilled(t *testing.T) {
 				break
 			}
 			at := have + 1 + r.IntN(len(inputs)-1-have)
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(append([]string{dir}, inputs...), "\n"))
+			cmd := testkit.Self(t, []string{childEnv + "=" + strings.Join(append([]string{dir}, inputs...), "\n")})
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}

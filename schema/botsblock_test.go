@@ -25,6 +25,7 @@ import (
 // after the block rather than after the row, so there the rows read back
 // are compared instead.
 func TestWriteBots(t *testing.T) {
+	t.Parallel()
 	truth, lie := true, false
 	random := func(n int, seed uint64) []schema.BotsBlock {
 		r := rand.New(rand.NewPCG(seed, seed))
@@ -164,6 +165,7 @@ func TestWriteBots(t *testing.T) {
 // TestWriteBotsBadBlock: a block whose Index does not fit fails the
 // dataset with an error that names the capture.
 func TestWriteBotsBadBlock(t *testing.T) {
+	t.Parallel()
 	for _, b := range []schema.BotsBlock{
 		{Key: schema.Key{CaptureID: "short"}, Bots: schema.NewBotList(make([]schema.BotIdent, 2)), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{0}},
 		{Key: schema.Key{CaptureID: "outside"}, Bots: schema.NewBotList(make([]schema.BotIdent, 1)), Verdicts: make([]schema.BotVerdict, 1), Index: []int32{1}},
@@ -185,6 +187,7 @@ func TestWriteBotsBadBlock(t *testing.T) {
 // same address and length but other bytes must not reuse the ids found for
 // the old bytes.
 func TestWriteBotsReusedCatalogMemory(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{Tables: []schema.TableName{schema.Bots}})
 	l := schema.WriterOf[schema.BotRow](ds).Local()
 	buf := make([]byte, 0, 16)

@@ -23,6 +23,7 @@ import (
 // would write it. The DuckDB and Arrow readers of scripts/verify read the
 // same encoder's output through analyze's sample.
 func TestBotsEncoder(t *testing.T) {
+	t.Parallel()
 	truth, lie := true, false
 	vocab := []string{"", "a", "GPTBot", "OpenAI", "ai-training", "named", "star", "none", "full", "partial", "ünïcödé", strings.Repeat("x", 300)}
 	random := func(n int, seed uint64) []schema.BotRow {

@@ -76,6 +76,12 @@ type CompactOptions struct {
 	// afresh, not copied from the inputs, whose row groups hold one input's
 	// rows each.
 	RowGroupRows, RowGroupBytes, DictionaryBytes int64
+
+	// onStep, when set (by this package's tests: WithCompactFault), is
+	// called at each step of the compaction; an error it returns stops the
+	// compaction there. An option rather than a package variable, so that
+	// the tests that set it run in parallel with the others.
+	onStep func(step string) error
 }
 
 // CompactTable is what a compaction did to one table.
@@ -118,17 +124,15 @@ const (
 	LeftUnknown    = "unknown tables" // a file of a table this version does not know
 )
 
-// compactFault, when set by this package's tests, is called at each step
-// of a compaction; an error it returns fails the compaction there, as a
-// crash would stop it.
-var compactFault func(step string) error
-
-func fault(step string) error {
-	faultpoint.At("compact", step) // the kill tests' real processes stop here
-	if compactFault == nil {
+// fault marks a step of a compaction: the kill tests' real processes stop
+// there (faultpoint), and o.onStep, which only this package's tests set
+// (export_test.go), may fail the compaction there, as a crash would stop it.
+func (o *CompactOptions) fault(step string) error {
+	faultpoint.At("compact", step)
+	if o.onStep == nil {
 		return nil
 	}
-	return compactFault(step)
+	return o.onStep(step)
 }
 
 // compactSource is one file to merge.
@@ -233,7 +237,7 @@ func Compact(ctx context.Context, o CompactOptions) (CompactSummary, error) {
 	}
 	rec.RunID = CompactRunPrefix + hex.EncodeToString(h.Sum(nil)[:8])
 	sum.RunID = rec.RunID
-	gen, err := newGen()
+	gen, err := newGen("")
 	if err != nil {
 		return sum, fmt.Errorf("schema: %w", err)
 	}
@@ -273,7 +277,7 @@ func Compact(ctx context.Context, o CompactOptions) (CompactSummary, error) {
 		if err := writeMerged(ctx, out, filepath.Join(dir, name), rec.RunID, codec, &o); err != nil {
 			return fail(err)
 		}
-		if err := fault("written"); err != nil {
+		if err := o.fault("written"); err != nil {
 			return fail(err)
 		}
 	}
@@ -282,7 +286,7 @@ func Compact(ctx context.Context, o CompactOptions) (CompactSummary, error) {
 			return fail(err)
 		}
 		final = append(final, out.file.final)
-		if err := fault("renamed"); err != nil {
+		if err := o.fault("renamed"); err != nil {
 			return fail(err)
 		}
 	}
@@ -311,7 +315,7 @@ func Compact(ctx context.Context, o CompactOptions) (CompactSummary, error) {
 		}
 	}
 	rec.Committed = time.Now().UTC()
-	if err := fault("record"); err != nil {
+	if err := o.fault("record"); err != nil {
 		return fail(err)
 	}
 	if err := writeRecord(root, rec); err != nil {
@@ -323,7 +327,7 @@ func Compact(ctx context.Context, o CompactOptions) (CompactSummary, error) {
 	// Committed: the absorbed files are no longer part of the dataset.
 	dirs := map[string]bool{}
 	for _, s := range srcs {
-		if err := fault("remove"); err != nil {
+		if err := o.fault("remove"); err != nil {
 			sum.Warnings = append(sum.Warnings, err.Error())
 			break
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/schema/schematest"
 )
@@ -162,6 +162,7 @@ func countFiles(t *testing.T, root string, tb schema.TableName, crawl string) in
 // absorbed files are gone, row groups are cut afresh, and the metadata the
 // inputs share is kept.
 func TestCompact(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	meta := map[string]string{"robotstat.parse_limit": "512000"}
 	compactRuns(t, root, 12, 60, meta)
@@ -283,6 +284,7 @@ func TestCompact(t *testing.T) {
 // never merged together, and failed runs and runs Eligible refuses are
 // left as they are.
 func TestCompactKeepsApart(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	compactRuns(t, root, 3, 30, map[string]string{"robotstat.parse_limit": "512000"})
 	ds := create(t, schema.Options{Dir: root, RunID: "other", Tables: schema.AnalyzeTables(), Metadata: map[string]string{"robotstat.parse_limit": "1000"}, Version: "v-test"})
@@ -336,6 +338,7 @@ func TestCompactKeepsApart(t *testing.T) {
 // exactly once; the next compaction finishes the job and leaves nothing
 // behind.
 func TestCompactFaults(t *testing.T) {
+	t.Parallel()
 	for _, step := range []string{"written", "renamed", "record", "remove"} {
 		for _, at := range []int{1, 3} {
 			if step == "record" && at > 1 {
@@ -346,16 +349,15 @@ func TestCompactFaults(t *testing.T) {
 				compactRuns(t, root, 4, 20, nil)
 				before := snapshot(t, root)
 				n := 0
-				restore := schema.SetCompactFault(func(s string) error {
+				fault := func(s string) error {
 					if s == step {
 						if n++; n == at {
 							return errors.New("injected")
 						}
 					}
 					return nil
-				})
-				sum, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: root, TargetBytes: 1})
-				restore()
+				}
+				sum, err := schema.Compact(context.Background(), schema.WithCompactFault(schema.CompactOptions{Dir: root, TargetBytes: 1}, fault))
 				switch {
 				case step == "remove" && (err != nil || len(sum.Warnings) == 0):
 					t.Fatalf("a failure after the commit: %v, warnings %v; want the compaction committed, with a warning", err, sum.Warnings)
@@ -380,6 +382,7 @@ func TestCompactFaults(t *testing.T) {
 // it (by something that did not check) would have its rows counted twice:
 // TableFiles refuses, and so does Compact.
 func TestCompactConflict(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	compactRuns(t, root, 2, 10, nil)
 	if _, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: root}); err != nil {
@@ -402,23 +405,24 @@ func TestCompactConflict(t *testing.T) {
 }
 
 // compactHelperEnv makes TestCompactKillHelper compact the dataset it
-// names, slowly, in a child process that TestCompactKilled kills.
+// names in a child process that TestCompactKilled kills.
 const compactHelperEnv = "ROBOTSTAT_COMPACT_HELPER"
 
 // TestCompactKillHelper is the child process; it does nothing in a normal
-// run. Each step of the compaction waits a little, so that a kill at a
-// random moment lands at any of them.
+// run. It prints a line at each step of the compaction (written, renamed,
+// record, remove), so that the parent can kill it after any of them.
 func TestCompactKillHelper(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv(compactHelperEnv)
 	if dir == "" {
 		t.Skip("helper process for TestCompactKilled")
 	}
-	defer schema.SetCompactFault(func(string) error {
-		time.Sleep(3 * time.Millisecond)
+	say := func(step string) error {
+		fmt.Println("step", step)
 		return nil
-	})()
+	}
 	fmt.Println("compacting")
-	if _, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: dir, TargetBytes: 1}); err != nil {
+	if _, err := schema.Compact(context.Background(), schema.WithCompactFault(schema.CompactOptions{Dir: dir, TargetBytes: 1}, say)); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Println("compacted")
@@ -426,15 +430,21 @@ func TestCompactKillHelper(t *testing.T) {
 
 // TestCompactKilled kills a real compaction (SIGKILL: no deferred cleanup
 // runs) at random moments: after each kill readers see every row exactly
-// once, and the next compaction leaves only committed files.
+// once, and the next compaction leaves only committed files. A moment is
+// the one right after the child says it passed step k of its steps, k
+// drawn at random: the signal lands while the child goes on (inside a
+// write, a rename, a removal), as a timed kill would, without the sleeps
+// that once stretched every step so that a random time landed anywhere.
 func TestCompactKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills child processes")
 	}
-	// helper runs the child over root; with kill, kills it after at.
-	helper := func(root string, kill bool, at time.Duration) (done bool, took time.Duration) {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCompactKillHelper$", "-test.count=1")
-		cmd.Env = append(os.Environ(), compactHelperEnv+"="+root)
+	// helper runs the child over root; with kill >= 0, kills it right
+	// after its step number kill (0: before the first). It returns
+	// whether the child finished and how many steps it said.
+	helper := func(root string, kill int) (done bool, steps int) {
+		cmd := testkit.Self(t, []string{compactHelperEnv + "=" + root}, "-test.run=^TestCompactKillHelper$", "-test.count=1")
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -443,35 +453,38 @@ func TestCompactKilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(out)
-		if !sc.Scan() {
+		if !sc.Scan() || sc.Text() != "compacting" {
 			t.Fatal("helper did not start")
 		}
-		start := time.Now()
-		if kill {
-			time.Sleep(at)
-			cmd.Process.Signal(syscall.SIGKILL)
+		for {
+			if steps == kill {
+				cmd.Process.Signal(syscall.SIGKILL)
+			}
+			if !sc.Scan() {
+				break
+			}
+			if strings.HasPrefix(sc.Text(), "step ") {
+				steps++
+			}
+			done = done || sc.Text() == "compacted"
 		}
-		done = sc.Scan() && sc.Text() == "compacted"
-		took = time.Since(start)
 		cmd.Wait()
-		return done, took
+		return done, steps
 	}
 	root := t.TempDir()
 	compactRuns(t, root, 5, 20, nil)
-	if done, _ := helper(root, false, 0); !done {
-		t.Fatal("the helper did not finish")
+	done, total := helper(root, -1)
+	if !done || total == 0 {
+		t.Fatalf("the helper did not finish (done %v after %d steps)", done, total)
 	}
-	root = t.TempDir()
-	compactRuns(t, root, 5, 20, nil)
-	_, whole := helper(root, false, 0)
-	t.Logf("a whole compaction takes %v", whole)
+	t.Logf("a whole compaction takes %d steps", total)
 	steps := map[string]int{}
 	r := rand.New(rand.NewPCG(3, 12))
 	for i := range 8 {
 		root := t.TempDir()
 		compactRuns(t, root, 5, 20, nil)
 		before := snapshot(t, root)
-		done, _ := helper(root, true, time.Duration(r.Int64N(int64(whole+whole/4))))
+		done, _ := helper(root, r.IntN(total+total/4))
 		ix, err := schema.ReadIndex(root)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCrawlDate(t *testing.T) {
+	t.Parallel()
 	day := func(s string) time.Time {
 		d, err := time.Parse("2006-01-02", s)
 		if err != nil {
@@ -54,6 +55,7 @@ func TestCrawlDate(t *testing.T) {
 }
 
 func TestCompareCrawls(t *testing.T) {
+	t.Parallel()
 	// In order: two dated crawls whose names sort the other way, two on
 	// the same date, the unknown crawl on that date, then undated ones.
 	order := []struct {

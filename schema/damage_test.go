@@ -20,6 +20,7 @@ import (
 // written before sizes were recorded still read: their files are checked
 // for being there and not empty; with rows, footers are read and compared.
 func TestDamagedFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	var files [3][]string
 	for i, in := range []string{"a.warc.gz", "b.warc.gz", "c.warc.gz"} {

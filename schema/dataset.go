@@ -96,7 +96,7 @@ func Create(opts Options) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: zstd: %w", err)
 	}
-	gen, err := newGen()
+	gen, err := newGen(opts.gen)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
@@ -338,13 +338,12 @@ func (d *Dataset) removeFinal(final []string) error {
 // genLen is the length of a commit's gen: 8 hex digits.
 const genLen = 8
 
-// testGen, when set (by this package's tests), is every commit's gen, so
-// that a test can name a file before it is written.
-var testGen string
-
-func newGen() (string, error) {
-	if testGen != "" {
-		return testGen, nil
+// newGen returns a commit's gen: fixed when set (Options.gen, which only
+// this package's tests set, to name a file before it is written), else
+// random.
+func newGen(fixed string) (string, error) {
+	if fixed != "" {
+		return fixed, nil
 	}
 	var b [genLen / 2]byte
 	if _, err := rand.Read(b[:]); err != nil {

@@ -170,6 +170,7 @@ func normList(s *[]string) {
 }
 
 func TestDatasetRoundTrip(t *testing.T) {
+	t.Parallel()
 	rows := schematest.Generate(90)
 	ds := create(t, schema.Options{Tables: schema.AllTables(), Version: "v0.0.0-test"})
 	if err := schematest.Write(ds, rows, 7); err != nil {
@@ -202,6 +203,7 @@ func TestDatasetRoundTrip(t *testing.T) {
 }
 
 func TestFileMetadata(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{Version: "v1.2.3", Metadata: map[string]string{"parse_limit": "512000", "bots": "catalog-v1"}})
 	if err := schema.WriterOf[schema.CaptureRow](ds).Write([]schema.CaptureRow{schematest.Capture(0)}); err != nil {
 		t.Fatal(err)
@@ -248,6 +250,7 @@ func openFile(t *testing.T, path string) *parquet.File {
 }
 
 func TestRerunReplaces(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rows := schematest.Generate(30)
 	commit := func(run string, rows *schematest.Rows) {
@@ -308,6 +311,7 @@ func countRows(t *testing.T, dir string) int64 {
 }
 
 func TestEmptyTables(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		captures  []schema.CaptureRow
@@ -336,6 +340,7 @@ func TestEmptyTables(t *testing.T) {
 }
 
 func TestDisabledTableDiscards(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{})
 	r := schema.WriterOf[schema.RuleRow](ds)
 	if r.Enabled() || r.Name() != "" || r.Rows() != 0 {
@@ -353,6 +358,7 @@ func TestDisabledTableDiscards(t *testing.T) {
 }
 
 func TestConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	const workers, perWorker = 4, 120
 	ds := create(t, schema.Options{Tables: schema.AllTables(), RowGroupRows: 50})
 	var wg sync.WaitGroup
@@ -380,6 +386,7 @@ func TestConcurrentWriters(t *testing.T) {
 }
 
 func TestBatchReusedAfterWrite(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{})
 	batch := []schema.GroupRow{{Key: schematest.Key(0), UserAgents: []string{"GPTBot", "CCBot"}, ProductTokens: []string{"gptbot", "ccbot"}}}
 	want := batch[0]
@@ -406,6 +413,7 @@ func TestBatchReusedAfterWrite(t *testing.T) {
 }
 
 func TestClosedDataset(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{})
 	if err := ds.Commit(context.Background()); err != nil {
 		t.Fatal(err)
@@ -422,6 +430,7 @@ func TestClosedDataset(t *testing.T) {
 }
 
 func TestRowGroups(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		opts       schema.Options

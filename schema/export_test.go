@@ -1,9 +1,9 @@
 package schema
 
-// SetCompactFault makes Compact call f at each of its steps ("written",
-// "renamed", "record", "remove"); an error f returns stops it there. The
-// returned function restores the default.
-func SetCompactFault(f func(step string) error) (restore func()) {
-	compactFault = f
-	return func() { compactFault = nil }
+// WithCompactFault returns o with f called at each step of its compaction
+// ("written", "renamed", "record", "remove"); an error f returns stops the
+// compaction there.
+func WithCompactFault(o CompactOptions, f func(step string) error) CompactOptions {
+	o.onStep = f
+	return o
 }

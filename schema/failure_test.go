@@ -65,7 +65,7 @@ func testRows(n int) []CaptureRow {
 }
 
 func TestWriteFailureLeavesNothing(t *testing.T) {
-	fixGen(t)
+	t.Parallel()
 	tests := []struct {
 		name   string
 		budget int64 // bytes that succeed before the failure
@@ -82,7 +82,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			tt.opts.Dir, tt.opts.RunID = root, "r1"
-			ds, err := Create(tt.opts)
+			ds, err := Create(fixGen(tt.opts))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestWriteFailureLeavesNothing(t *testing.T) {
 }
 
 func TestEnvironmentFailures(t *testing.T) {
-	fixGen(t)
+	t.Parallel()
 	tests := []struct {
 		name    string
 		setup   func(t *testing.T, root string) Options
@@ -175,7 +175,7 @@ func TestEnvironmentFailures(t *testing.T) {
 			root := t.TempDir()
 			o := tt.setup(t, root)
 			o.RunID = "r1"
-			ds, err := Create(o)
+			ds, err := Create(fixGen(o))
 			if err == nil {
 				defer ds.Abort()
 				rows := testRows(2)[:1]
@@ -214,6 +214,7 @@ func TestEnvironmentFailures(t *testing.T) {
 }
 
 func TestReadOnlyDirectory(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() == 0 {
 		t.Skip("root ignores directory permissions; TestWriteFailureLeavesNothing injects the same failure")
 	}
@@ -234,6 +235,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 }
 
 func TestCommitCancelled(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ds, err := Create(Options{Dir: root, RunID: "r1"})
 	if err != nil {
@@ -254,6 +256,7 @@ func TestCommitCancelled(t *testing.T) {
 }
 
 func TestAbortRemovesTemporaryFiles(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ds, err := Create(Options{Dir: root, RunID: "r1", Tables: AllTables()})
 	if err != nil {
@@ -279,10 +282,9 @@ func TestAbortRemovesTemporaryFiles(t *testing.T) {
 	}
 }
 
-// fixGen fixes every commit's gen for the rest of test t, so that t can
-// name a file before it is written (a directory in its way, an expected
-// path). Tests that use it must not run in parallel.
-func fixGen(t testing.TB) {
-	testGen = "00000000"
-	t.Cleanup(func() { testGen = "" })
+// fixGen returns o with every commit's gen fixed, so that a test can name
+// a file before it is written (a directory in its way, an expected path).
+func fixGen(o Options) Options {
+	o.gen = "00000000"
+	return o
 }

@@ -69,9 +69,18 @@ type SiteHistoryRow struct {
 	// Rank of the host (sites.rank) in its last crawl as a site. NULL when
 	// unranked there.
 	Rank *int64 `parquet:"rank,optional"`
+	// Always NULL: a row spans every crawl (the columns above name them).
+	// The column is there because the table's files sit in the default
+	// partition (crawl=__HIVE_DEFAULT_PARTITION__), which Hive-partitioned
+	// reads add as a NULL crawl column: with it in the file too, the table
+	// reads the same with Hive partitioning on and off, as every other
+	// table does (the partition key equals the crawl column inside the
+	// file). Files written before it lack it; read them with Hive
+	// partitioning on to get it.
+	Crawl *string `parquet:"crawl,optional,dict"`
 }
 
-// site_history has no crawl: it spans them all, so its file lives in the
-// default partition (crawl=__HIVE_DEFAULT_PARTITION__), which Hive-style
-// readers give a NULL crawl.
+// site_history spans every crawl: its crawl column is NULL, so its file
+// lives in the default partition (crawl=__HIVE_DEFAULT_PARTITION__), which
+// Hive-style readers read back as that same NULL crawl.
 func (r SiteHistoryRow) crawl() string { return "" }

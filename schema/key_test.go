@@ -8,6 +8,7 @@ import (
 )
 
 func TestCaptureID(t *testing.T) {
+	t.Parallel()
 	hex32 := regexp.MustCompile(`^[0-9a-f]{32}$`)
 	const id = "urn:uuid:6b5b5a2e-1c1e-4b8e-9f0a-0c2d3e4f5a6b"
 	type in struct {
@@ -54,6 +55,7 @@ func TestCaptureID(t *testing.T) {
 // sha256sum: printf 'warc:urn:uuid:...' | sha256sum | cut -c1-32, and
 // printf 'src:CRAWL\nPATH@OFFSET' | sha256sum | cut -c1-32.
 func TestCaptureIDGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name                    string
 		recordID, crawl, source string
@@ -87,6 +89,7 @@ func TestCaptureIDAllocs(t *testing.T) {
 // captures and errors tables' warc_record_id and CaptureID share, so that
 // a record's errors join its capture.
 func TestTrimRecordID(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"<urn:uuid:a>", "urn:uuid:a"},
 		{"  <urn:uuid:a> \t", "urn:uuid:a"},

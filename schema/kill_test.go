@@ -8,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/schema/schematest"
 )
@@ -32,6 +32,7 @@ const killRowsStep = 150
 
 // TestKillHelper is the child process; it does nothing in a normal run.
 func TestKillHelper(t *testing.T) {
+	t.Parallel()
 	mode, dir, ok := strings.Cut(os.Getenv(killHelperEnv), ":")
 	if !ok {
 		t.Skip("helper process for TestKilledWriter")
@@ -73,8 +74,7 @@ func TestKillHelper(t *testing.T) {
 
 func startHelper(t *testing.T, mode, dir string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), killHelperEnv+"="+mode+":"+dir)
+	cmd := testkit.Self(t, []string{killHelperEnv + "=" + mode + ":" + dir}, "-test.run=^TestKillHelper$", "-test.count=1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -83,19 +83,14 @@ func startHelper(t *testing.T, mode, dir string) (*exec.Cmd, *bufio.Scanner) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
 	return cmd, bufio.NewScanner(out)
 }
 
 func kill(t *testing.T, cmd *exec.Cmd) {
 	t.Helper()
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := testkit.Kill(cmd); err != nil && err.Error() != "signal: killed" {
 		t.Fatal(err)
 	}
-	cmd.Wait()
 }
 
 // checkComplete opens every *.parquet under root (hidden names included:
@@ -140,6 +135,7 @@ func checkComplete(t *testing.T, root string, rows *schematest.Rows) (complete, 
 }
 
 func TestKilledWriter(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs child processes")
 	}

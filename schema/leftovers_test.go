@@ -10,6 +10,7 @@ import (
 // TestFoldersRemoveEmpty: only the folders created since NoteFolders that
 // are empty go; the root goes only if it was created too.
 func TestFoldersRemoveEmpty(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	root := filepath.Join(base, "out")
 	mk := func(rel string) {

@@ -22,6 +22,7 @@ import (
 // and reads back exactly the rows written, in full row groups but the last
 // few of each file.
 func TestLocalWriters(t *testing.T) {
+	t.Parallel()
 	const workers, perWorker, rowGroup = 3, 150, 50
 	ds := create(t, schema.Options{Tables: schema.AllTables(), RowGroupRows: rowGroup})
 	var wg sync.WaitGroup
@@ -44,6 +45,7 @@ func TestLocalWriters(t *testing.T) {
 				schematest.WriteBatches(schema.WriterOf[schema.SiteRow](ds).Local(), r.Sites, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteBotRow](ds).Local(), r.SiteBots, 7),
 				schematest.WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds).Local(), r.SiteHistory, 7),
+				schematest.WriteBatches(schema.WriterOf[schema.DomainRow](ds).Local(), r.Domains, 7),
 			)
 		})
 	}
@@ -149,6 +151,7 @@ func tableOf(row any) string {
 // TestLocalWriterNil: a table that is not written hands out nil
 // LocalWriters, which discard rows.
 func TestLocalWriterNil(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{Tables: []schema.TableName{schema.Captures}})
 	l := schema.WriterOf[schema.RuleRow](ds).Local()
 	if l != nil {

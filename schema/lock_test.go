@@ -30,6 +30,7 @@ func lock(t *testing.T, root string, exclusive bool) *schema.DirLock {
 // TestLockModes: exclusive excludes everything, shared only exclusive;
 // the refusal says who holds the lock; Unlock lets the next one in.
 func TestLockModes(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "out")
 	ex := lock(t, root, true)
 	for _, mode := range []bool{true, false} {
@@ -56,6 +57,7 @@ func TestLockModes(t *testing.T) {
 // (flock dies with its process), and the entry it left in the lock file
 // tells the next holder that an exclusive writer was killed.
 func TestLockDiesWithProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
@@ -157,14 +159,13 @@ func leftoverFixture(t *testing.T, root string) map[schema.TableName]int64 {
 			absorbed[p] = b
 		}
 	}
-	restore := schema.SetCompactFault(func(step string) error {
+	fault := func(step string) error {
 		if step == "remove" {
 			return errors.New("killed")
 		}
 		return nil
-	})
-	sum, err := schema.Compact(context.Background(), schema.CompactOptions{Dir: root, Eligible: func(r *schema.Record) bool { return r.RunID == "c" || r.RunID == "d" }})
-	restore()
+	}
+	sum, err := schema.Compact(context.Background(), schema.WithCompactFault(schema.CompactOptions{Dir: root, Eligible: func(r *schema.Record) bool { return r.RunID == "c" || r.RunID == "d" }}, fault))
 	if err != nil || sum.Runs != 2 {
 		t.Fatalf("compact: %v, %d runs", err, sum.Runs)
 	}
@@ -210,6 +211,7 @@ func globRows(t *testing.T, root string, tables ...schema.TableName) map[schema.
 // Before, no later sites, analyze or compact removed a killed sites
 // build's files: a *.parquet glob counted its rows twice, for good.
 func TestLockRecovers(t *testing.T) {
+	t.Parallel()
 	tables := []schema.TableName{schema.Captures, schema.Sites, schema.Groups}
 	cases := []struct {
 		name      string
@@ -296,6 +298,7 @@ func TestLockRecovers(t *testing.T) {
 // TestFoldersRemoveTheirLock: a failed run into a folder it created
 // removes that folder although it holds the run's lock file.
 func TestFoldersRemoveTheirLock(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "out")
 	f, err := schema.NoteFolders(root)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime/metrics"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/schema/schematest"
 )
@@ -23,6 +23,7 @@ const rssHelperEnv = "ROBOTSTAT_RSS_HELPER"
 
 // TestRSSHelper is the child process; it does nothing in a normal run.
 func TestRSSHelper(t *testing.T) {
+	t.Parallel()
 	spec, dir, ok := strings.Cut(os.Getenv(rssHelperEnv), ":")
 	if !ok {
 		t.Skip("helper process for TestMemoryFlat")
@@ -128,6 +129,7 @@ func vmHWM(t testing.TB) int64 {
 // it is reported, not compared), and peak RSS stays far below issue 5's
 // 512 MiB budget.
 func TestMemoryFlat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 1M captures")
 	}
@@ -136,8 +138,7 @@ func TestMemoryFlat(t *testing.T) {
 		line      string
 	}
 	measure := func(n int) result {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRSSHelper$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), rssHelperEnv+"="+strconv.Itoa(n)+":"+t.TempDir())
+		cmd := testkit.Self(t, []string{rssHelperEnv + "=" + strconv.Itoa(n) + ":" + t.TempDir()}, "-test.run=^TestRSSHelper$", "-test.count=1", "-test.v")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("helper: %v\n%s", err, out)

@@ -15,6 +15,7 @@ import (
 // reader that every NULL stays NULL: parquet-go's batched write of optional
 // non-pointer fields turns some of them into "" and 0 (see nullsafe.go).
 func TestOptionalNulls(t *testing.T) {
+	t.Parallel()
 	for _, local := range []bool{false, true} {
 		ds := create(t, schema.Options{Tables: []schema.TableName{schema.Captures}})
 		tw := schema.WriterOf[schema.CaptureRow](ds)

@@ -103,6 +103,12 @@ type Options struct {
 	// DictionaryBytes is the most bytes of one column's dictionary per row
 	// group; 0 means DefaultDictionaryBytes.
 	DictionaryBytes int64
+
+	// gen, when set (by this package's tests), is every commit's gen
+	// instead of a random one, so that a test can name a file before it is
+	// written. An option rather than a package variable, so that the tests
+	// run in parallel.
+	gen string
 }
 
 // withDefaults returns a deep copy of o with zero fields set to their

@@ -9,6 +9,7 @@ import (
 // TestOutcomeValues: captures.outcome holds the names of package parse's
 // outcomes, the values this package documents and readers filter on.
 func TestOutcomeValues(t *testing.T) {
+	t.Parallel()
 	for o, want := range map[parse.Outcome]string{
 		parse.OutcomeParsed:      OutcomeParsed,
 		parse.OutcomeRedirect:    OutcomeRedirect,

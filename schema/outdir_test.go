@@ -10,6 +10,7 @@ import (
 // TestOutDirInTheWay: an --out that is a dangling symbolic link, or below
 // a file, is refused saying what is in the way (issue 26.7: "file exists").
 func TestOutDirInTheWay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	link := filepath.Join(dir, "out")
 	if err := os.Symlink(filepath.Join(dir, "nowhere"), link); err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestPartitionDir(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, crawl, want string
 		wantErr           bool
@@ -91,6 +92,7 @@ func FuzzPartitionDir(f *testing.F) {
 }
 
 func TestValidRunID(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, id string
 		ok       bool
@@ -121,6 +123,7 @@ func TestValidRunID(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, root, path string
 		want             bool

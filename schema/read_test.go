@@ -89,6 +89,7 @@ func project(c CaptureRow) CaptureRow {
 }
 
 func TestReadFileProjection(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	caps, bots := readerRows(5000)
 	writeDataset(t, dir, smallGroups, caps, bots)
@@ -170,6 +171,7 @@ func TestReadFileProjection(t *testing.T) {
 }
 
 func TestReadFileBots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	caps, bots := readerRows(3000)
 	writeDataset(t, dir, smallGroups, caps, bots)
@@ -207,6 +209,7 @@ func TestReadFileBots(t *testing.T) {
 }
 
 func TestReadFileErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	caps, bots := readerRows(50)
 	writeDataset(t, dir, smallGroups, caps, bots)
@@ -306,6 +309,7 @@ func TestReadFileErrors(t *testing.T) {
 }
 
 func TestReadFileZeroRows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	caps, _ := readerRows(10)
 	writeDataset(t, dir, Options{}, caps, nil)
@@ -323,10 +327,10 @@ func TestReadFileZeroRows(t *testing.T) {
 }
 
 func TestTableFiles(t *testing.T) {
-	fixGen(t)
+	t.Parallel()
 	dir := t.TempDir()
 	caps, bots := readerRows(30)
-	writeDataset(t, dir, smallGroups, caps, bots)
+	writeDataset(t, dir, fixGen(smallGroups), caps, bots)
 	// What a running or killed writer leaves, and things that are not
 	// robotstat files, must not be listed.
 	part, _ := partitionDir("CC-MAIN-2024-33")
@@ -371,6 +375,7 @@ func TestTableFiles(t *testing.T) {
 }
 
 func TestParsePartitionDirRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, crawl := range []string{"", "CC-MAIN-2024-33", "my crawl/2024", "..", ".hidden", "__HIVE_DEFAULT_PARTITION__", "ünïcode", "100%", "a=b"} {
 		dir, err := partitionDir(crawl)
 		if err != nil {
@@ -426,6 +431,7 @@ func benchRead[T Row](b *testing.B, files []File, columns []string) {
 // nil, 0 stays a pointer to 0, in dictionary and plain pages alike; and
 // sites.crawl_date, a DATE, reads into an int32 as days since 1970.
 func TestReadFilePointerAndDate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ds, err := Create(Options{Dir: dir, RunID: "r1", Tables: []TableName{Signals, Sites}, RowGroupRows: 300, DictionaryBytes: 64})
 	if err != nil {

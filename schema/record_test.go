@@ -17,6 +17,7 @@ import (
 // and rows, a rerun replaces it, a failed input is recorded as such, and
 // readers list only the files some record names.
 func TestRecord(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	rows := schematest.Generate(30)
 	commit := func(run string, rows *schematest.Rows, o schema.Outcome) {

@@ -16,6 +16,7 @@ import (
 // the local writers, and that a smaller rerun removes the files it no longer
 // writes.
 func TestFilesRollOver(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(n int) []string {
 		ds := create(t, schema.Options{Dir: dir, Tables: []schema.TableName{schema.Captures, schema.Bots},

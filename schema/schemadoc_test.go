@@ -17,6 +17,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/robotstat/robotstat/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite README.md's generated part from the row types")
@@ -47,11 +48,13 @@ var docTables = []struct {
 	{Sites, SiteRow{}},
 	{SiteBots, SiteBotRow{}},
 	{SiteHistory, SiteHistoryRow{}},
+	{Domains, DomainRow{}},
 }
 
 // TestSchemaDoc fails when README.md's generated part differs from what
 // the row types and their comments say; with -update it rewrites it.
 func TestSchemaDoc(t *testing.T) {
+	t.Parallel()
 	docs := parseDocs(t)
 	gen := generateDoc(t, docs)
 	readme, err := os.ReadFile("README.md")
@@ -77,24 +80,7 @@ func TestSchemaDoc(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("schema/README.md is out of date with the row types; run: go generate ./schema\n%s", firstDiff(string(readme), out.String()))
-}
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < max(len(al), len(bl)); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return fmt.Sprintf("first difference at line %d:\n have: %s\n want: %s", i+1, x, y)
-		}
-	}
-	return ""
+	t.Errorf("schema/README.md is out of date with the row types; run: go generate ./schema\n%s", testkit.FirstLineDiff(string(readme), out.String()))
 }
 
 // typeDoc is what the source says about one struct type.

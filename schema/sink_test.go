@@ -16,6 +16,7 @@ import (
 // the rows of the tables no Batch carries read back as written
 // (site_history's files are checked by name: its rows span crawls).
 func TestSinkRoundTrip(t *testing.T) {
+	t.Parallel()
 	rows := schematest.Generate(60)
 	want := wantFiles(rows, schema.AllTables(), "run1")
 	errs, sites, bots := rows.Errors, rows.Sites, rows.SiteBots

@@ -12,6 +12,7 @@ import (
 // PanelHosts gives a crawl read only by panel runs the union of their
 // lists, and nothing for a crawl another run read too.
 func TestSiteList(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	id, err := WriteSiteList(root, []string{"b.example", "a.example", "b.example"})
 	if err != nil {

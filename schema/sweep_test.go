@@ -17,6 +17,7 @@ import (
 // between its renames and its record leaves), and keeps every committed
 // file and everything of other run ids.
 func TestSweep(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	rows := schematest.Generate(12)
 	for _, run := range []string{"a", "b"} {
@@ -64,6 +65,7 @@ func TestSweep(t *testing.T) {
 // TestOmitEmpty: a run without rows commits its record and, with
 // OmitEmpty, no file; without it, one zero-row file per table.
 func TestOmitEmpty(t *testing.T) {
+	t.Parallel()
 	for _, omit := range []bool{true, false} {
 		root := t.TempDir()
 		ds := create(t, schema.Options{Dir: root, RunID: "empty", OmitEmpty: omit})

@@ -29,6 +29,7 @@ const (
 	Sites       TableName = "sites"
 	SiteBots    TableName = "site_bots"
 	SiteHistory TableName = "site_history"
+	Domains     TableName = "domains"
 )
 
 // AllTables returns every table: analyze's (AnalyzeTables), then those
@@ -149,6 +150,7 @@ var tableDefs = [...]tableDef{
 	reduced(direct[SiteRow](Sites, true)),
 	reduced(direct[SiteBotRow](SiteBots, true)),
 	reduced(direct[SiteHistoryRow](SiteHistory, true)),
+	reduced(direct[DomainRow](Domains, true)),
 }
 
 // reduced marks d as built by robotstat sites.

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseTables(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		want     []TableName
@@ -34,6 +35,7 @@ func TestParseTables(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
+	t.Parallel()
 	ok := Options{Dir: "out", RunID: "abc"}
 	tests := []struct {
 		name    string

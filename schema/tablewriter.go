@@ -18,7 +18,7 @@ import (
 // satisfy it: each embeds Key, through which a TableWriter finds the row's
 // crawl partition.
 type Row interface {
-	CaptureRow | GroupRow | AgentRow | BotRow | DirectiveRow | SignalRow | VerdictsRow | RuleRow | SitemapRow | DiagnosticRow | ErrorRow | SiteRow | SiteBotRow | SiteHistoryRow
+	CaptureRow | GroupRow | AgentRow | BotRow | DirectiveRow | SignalRow | VerdictsRow | RuleRow | SitemapRow | DiagnosticRow | ErrorRow | SiteRow | SiteBotRow | SiteHistoryRow | DomainRow
 	crawl() string
 }
 

@@ -16,6 +16,7 @@ import (
 // 26.5: one byte made a whole file unreadable in DuckDB); a shared slice
 // of the caller's is not changed in place.
 func TestStringsWrittenAreUTF8(t *testing.T) {
+	t.Parallel()
 	ds := create(t, schema.Options{Tables: []schema.TableName{schema.Captures, schema.Groups, schema.Directives, schema.SiteHistory}})
 	key := schema.Key{CaptureID: "c1", Crawl: "CC-MAIN-\xff\xfe", URL: "https://a.example/r\xffobots.txt", Host: "a.example"}
 	shared := []string{"Bot\xff", "ok"}

@@ -32,6 +32,7 @@ func verdictsBlock(n, tuples int) *schema.BotsBlock {
 // bot, past that in the wide form, which has no limit (before issue 21 the
 // bots past the 62nd tuple silently took the last one).
 func TestVerdictsRowRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		bots, tuples int
 		prefix       string // of bot_tuple
@@ -78,6 +79,7 @@ func TestVerdictsRowRoundTrip(t *testing.T) {
 // TestVerdictsRowListsTupleOnce: two group sets with the same verdicts
 // share one tuple, so a row holds only as many tuples as distinct verdicts.
 func TestVerdictsRowListsTupleOnce(t *testing.T) {
+	t.Parallel()
 	no := false
 	full := schema.BotVerdict{Matched: "named", RootAllowed: &no, Verdict: "full", Somesite: "full", CIC: "all", CCClass: "disallow-all"}
 	star := schema.BotVerdict{Matched: "star", Verdict: "none", Somesite: "none", CIC: "none", CCClass: "allow-all"}
@@ -90,6 +92,7 @@ func TestVerdictsRowListsTupleOnce(t *testing.T) {
 }
 
 func TestParseVerdictsRefuses(t *testing.T) {
+	t.Parallel()
 	tuple := "named,false,full,full,all,disallow-all"
 	for _, c := range []struct{ name, tuples, botTuple string }{
 		{"too_few_bots", tuple, "00"},

@@ -58,7 +58,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 	all.Tables = schema.AllTables()
 	b.Run("corpus-all-tables", func(b *testing.B) { run(b, all, bodies, total) })
 	for _, name := range []string{"www.atv-quad-magazin.com-robots.txt", "www.garmin.com-robots.txt", "www.tagesschau.de-robots.txt", "www.areamobile.de-robots.txt"} {
-		body, err := os.ReadFile(filepath.Join("testdata", "avuim", name))
+		body, err := os.ReadFile(filepath.Join("..", "testdata", "avuim", name))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func BenchmarkAnalyzer(b *testing.B) {
 // typical file: the capture id, the digest and the public-suffix lookup
 // allocate; per-line and per-bot work must not.
 func TestAnalyzerAllocs(t *testing.T) {
-	body, err := os.ReadFile(filepath.Join("testdata", "avuim", "www.tagesschau.de-robots.txt"))
+	body, err := os.ReadFile(filepath.Join("..", "testdata", "avuim", "www.tagesschau.de-robots.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

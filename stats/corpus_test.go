@@ -7,34 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/record"
 	"github.com/robotstat/robotstat/schema"
 )
 
-// corpusFiles lists the real robots.txt files of the shared corpus
-// (../../shared/corpus/robots, see its README for sources and licences),
-// falling back to the copies in testdata/avuim.
-func corpusFiles(t testing.TB) []string {
-	files, _ := filepath.Glob("../../shared/corpus/robots/*/*robots.txt")
-	if len(files) == 0 {
-		files, _ = filepath.Glob("testdata/avuim/*-robots.txt")
-	}
-	if len(files) == 0 {
-		t.Skip("no corpus")
-	}
-	return files
-}
-
-// avuimFiles lists the avuim files of the shared corpus, which the tests
-// that pin corpus-wide counts read; it skips the test without them or with
-// -short.
-func avuimFiles(t testing.TB) []string {
-	files, _ := filepath.Glob("../../shared/corpus/robots/avuim-2025/*-robots.txt")
-	if len(files) == 0 || testing.Short() {
-		t.Skip("shared corpus not present or -short")
-	}
-	return files
-}
+// corpusFiles and avuimFiles are testkit's (shared with lint and cmd).
+var (
+	corpusFiles = testkit.CorpusFiles
+	avuimFiles  = testkit.AvuimFiles
+)
 
 // analyzeFiles runs a over each file as a 200 capture and calls fn with the
 // file's rows, which are valid until fn returns.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -15,7 +16,7 @@ import (
 // schema's Dataset and reads them back, so that a row the writer cannot
 // encode (or encodes differently) shows up here and not in a crawl.
 func TestRowsThroughSchemaWriter(t *testing.T) {
-	files, _ := filepath.Glob("testdata/avuim/*-robots.txt")
+	files, _ := filepath.Glob(testkit.Testdata(t, "avuim", "*-robots.txt"))
 	o := DefaultOptions()
 	o.Tables = schema.AllTables()
 	a, err := NewAnalyzer(o)

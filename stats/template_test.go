@@ -65,7 +65,7 @@ func TestTemplatesRealFiles(t *testing.T) {
 	}
 	for name, tmpl := range want {
 		t.Run(name, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join("testdata", "avuim", name))
+			b, err := os.ReadFile(filepath.Join("..", "testdata", "avuim", name))
 			if err != nil {
 				t.Fatal(err)
 			}

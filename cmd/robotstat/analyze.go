@@ -358,6 +358,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 			return cfg, err
 		}
 	}
+	m.withRetryDelays(&cfg.Pipeline)
 	if f.panel != nil {
 		cfg.Pipeline.Panel = &pipeline.Panel{Hosts: f.panel.hosts}
 	}

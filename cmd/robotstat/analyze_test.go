@@ -63,6 +63,7 @@ func readCaptures(t *testing.T, root string) []schema.CaptureRow {
 }
 
 func TestAnalyzeSample(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, stderr, code := run(t, "", "analyze", "--out", out, "--json")
 	if code != 0 {
@@ -91,13 +92,13 @@ func TestAnalyzeSample(t *testing.T) {
 	var tables []string
 	for _, f := range files {
 		tables = append(tables, strings.Split(f, string(filepath.Separator))[0])
-		// site_history spans crawls: it has no crawl, hence the default
+		// site_history spans crawls: its crawl is NULL, hence the default
 		// partition.
 		if !strings.Contains(f, "crawl=robotstat-sample") && !strings.HasPrefix(f, filepath.Join("site_history", "crawl="+schema.DefaultPartition, "part-sites.")) {
 			t.Errorf("file %s not in the sample's crawl partition", f)
 		}
 	}
-	if got := strings.Join(tables, ","); got != "agents,captures,directives,errors,groups,signals,site_bots,sites,verdicts" {
+	if got := strings.Join(tables, ","); got != "agents,captures,directives,domains,errors,groups,signals,site_bots,sites,verdicts" {
 		t.Errorf("tables = %s (files %v)", got, files)
 	}
 	rows := readCaptures(t, out)
@@ -128,6 +129,7 @@ func TestAnalyzeSample(t *testing.T) {
 }
 
 func TestAnalyzeRealAndBrokenInputs(t *testing.T) {
+	t.Parallel()
 	heritrix := filepath.Join(sharedWARC, "real", "heritrix-2008-blackbook.warc.gz")
 	broken := filepath.Join(sharedWARC, "broken", "clipped-truncated-member.warc.gz")
 	if _, err := os.Stat(heritrix); err != nil {
@@ -177,6 +179,7 @@ func TestAnalyzeRealAndBrokenInputs(t *testing.T) {
 }
 
 func TestAnalyzeUsageAndEnvironmentErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := []struct {
 		name   string
@@ -207,11 +210,12 @@ func TestAnalyzeUsageAndEnvironmentErrors(t *testing.T) {
 }
 
 func TestAnalyzeInterrupted(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stderr bytes.Buffer
-	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr, retryDelays: testRetryDelays}
 	err := m.Run(ctx, []string{"analyze", "--out", out})
 	if ExitCode(err) != ExitInterrupted {
 		t.Errorf("exit %d (%v), want %d", ExitCode(err), err, ExitInterrupted)
@@ -224,6 +228,7 @@ func TestAnalyzeInterrupted(t *testing.T) {
 // TestAnalyzeStaysInsideOut gives crawl names that try to climb out of
 // --out; every file must land below it.
 func TestAnalyzeStaysInsideOut(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	out := filepath.Join(base, "out")
 	_, stderr, code := run(t, "", "analyze", "--out", out, "--crawl", "../../escaped")
@@ -242,6 +247,7 @@ func TestAnalyzeStaysInsideOut(t *testing.T) {
 }
 
 func TestAnalyzeSites(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sites := filepath.Join(dir, "tranco.csv")
 	os.WriteFile(sites, []byte("1,news-stacked.example\n2,moved.example\n3,archive.org\n"), 0o644)
@@ -265,26 +271,23 @@ func TestAnalyzeSites(t *testing.T) {
 // TestAnalyzeShardsProcesses runs three real processes, one shard each, into
 // one --out: together they must write every capture exactly once.
 func TestAnalyzeShardsProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("runs three robotstat processes")
 	}
 	inputs, _ := filepath.Glob(filepath.Join(sharedWARC, "real", "*.warc.gz"))
 	if len(inputs) < 3 {
 		t.Skip("../shared corpus not present")
 	}
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	whole := filepath.Join(t.TempDir(), "whole")
-	if out, err := exec.Command(bin, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", whole}, inputs...)...).CombinedOutput(); err != nil {
+	if out, err := robotstatCmd(t, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", whole}, inputs...)...).CombinedOutput(); err != nil {
 		t.Fatalf("whole run: %v\n%s", err, out)
 	}
 	sharded := filepath.Join(t.TempDir(), "sharded")
 	var procs []*exec.Cmd
 	for i := range 3 {
-		cmd := exec.Command(bin, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", sharded, "--shard", "auto"}, inputs...)...)
-		cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID="+string(rune('0'+i)), "SLURM_ARRAY_TASK_COUNT=3")
+		cmd := robotstatCmd(t, append([]string{"analyze", "--quiet", "--crawl", "c", "--out", sharded, "--shard", "auto"}, inputs...)...)
+		cmd.Env = append(cmd.Env, "SLURM_ARRAY_TASK_ID="+string(rune('0'+i)), "SLURM_ARRAY_TASK_COUNT=3")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -333,6 +336,7 @@ func TestAnalyzeShardsProcesses(t *testing.T) {
 // TestAnalyzeProfiles: --cpuprofile and --memprofile (used by scripts/bench
 // profile) write profiles go tool pprof can read.
 func TestAnalyzeProfiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
 	mutex, block := filepath.Join(dir, "mutex.prof"), filepath.Join(dir, "block.prof")
@@ -358,6 +362,7 @@ func TestAnalyzeProfiles(t *testing.T) {
 }
 
 func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
 	env := func(v string) func(string) string { return func(string) string { return v } }
 	cases := []struct {
 		name    string

@@ -3,14 +3,15 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/stats"
 )
 
 func TestBots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	extra := filepath.Join(dir, "bots.csv")
 	if err := os.WriteFile(extra, []byte("token,operator,category\nNewBot,New,other\nGPTBot,OpenAI,ai-search\n"), 0o644); err != nil {
@@ -64,6 +65,7 @@ func TestBots(t *testing.T) {
 // FILE that gives the same catalog back (analyze reads --bots through the
 // same loader, loadCatalog).
 func TestBotsRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, form := range []struct{ name, flag string }{{"csv", ""}, {"json", "--json"}} {
 		t.Run(form.name, func(t *testing.T) {
@@ -86,14 +88,14 @@ func TestBotsRoundTrip(t *testing.T) {
 			if form.name == "json" {
 				// The JSON form keeps the version; CSV reads back as "custom".
 				if again != first {
-					t.Errorf("JSON round trip differs:\n%s", firstLineDiff(first, again))
+					t.Errorf("JSON round trip differs:\n%s", testkit.FirstLineDiff(first, again))
 				}
 				return
 			}
 			_, body, _ := strings.Cut(first, "\n")
 			_, bodyAgain, _ := strings.Cut(again, "\n")
 			if body != bodyAgain {
-				t.Errorf("CSV round trip differs:\n%s", firstLineDiff(body, bodyAgain))
+				t.Errorf("CSV round trip differs:\n%s", testkit.FirstLineDiff(body, bodyAgain))
 			}
 		})
 	}
@@ -104,21 +106,4 @@ func TestBotsRoundTrip(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "GPTBot,OpenAI,ai-training,,\n") {
 		t.Errorf("old file: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-}
-
-func firstLineDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range max(len(al), len(bl)) {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return "line " + strconv.Itoa(i+1) + ":\n have " + x + "\n want " + y
-		}
-	}
-	return ""
 }

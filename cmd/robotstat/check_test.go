@@ -11,15 +11,24 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/robotstat/robotstat/pipeline"
 )
 
 const checkRobots = "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nAllow: /private/ok$\n"
+
+// testRetryDelays is the backoff of every in-process run of the tests: 1 ms
+// doubling up to 8 ms instead of 1 s up to a minute, so that a test of a
+// refused download does not sit through 31 s of real waiting. The tries,
+// their order and the messages are the same as with the defaults.
+var testRetryDelays = pipeline.RetryPolicy{BaseDelay: time.Millisecond, MaxDelay: 8 * time.Millisecond}
 
 // run executes one command line in-process.
 func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 	err := m.Run(context.Background(), args)
 	if err != nil && !isSilent(err) {
 		m.report(err)
@@ -37,6 +46,7 @@ func writeRobots(t *testing.T, body string) string {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	file := writeRobots(t, checkRobots)
 	cases := []struct {
 		name     string
@@ -129,6 +139,7 @@ func (c *countingOpen) open(name string) (io.ReadCloser, error) {
 }
 
 func TestCheckBatch(t *testing.T) {
+	t.Parallel()
 	a := writeRobots(t, checkRobots)
 	b := writeRobots(t, "User-agent: *\nDisallow: /b\n")
 	missing := filepath.Join(t.TempDir(), "missing.txt")
@@ -174,13 +185,7 @@ func TestCheckBatch(t *testing.T) {
 // TestCheckBinary runs the real binary, so that the process exit codes are
 // what --help documents.
 func TestCheckBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Parallel()
 	file := writeRobots(t, checkRobots)
 	for _, c := range []struct {
 		args []string
@@ -190,7 +195,7 @@ func TestCheckBinary(t *testing.T) {
 		{[]string{"check", file, "GPTBot", "/a"}, 1},
 		{[]string{"check", file}, 2},
 	} {
-		cmd := exec.Command(bin, c.args...)
+		cmd := robotstatCmd(t, c.args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
@@ -209,6 +214,7 @@ func TestCheckBinary(t *testing.T) {
 // TestCheckIssue21Agents: the agents issue 21 names answer as protego,
 // crawler-commons and Google do.
 func TestCheckIssue21Agents(t *testing.T) {
+	t.Parallel()
 	crawler := writeRobots(t, "User-agent: crawler1\nDisallow: /index.html\n\nUser-agent: *\nDisallow:\n")
 	gym := writeRobots(t, "User-agent: Rule1TestBot\nDisallow: /foo*\n\nUser-agent: Rule2TestBot\nDisallow: /foo*/bar.html\n")
 	jaevla := writeRobots(t, "User-Agent: Jävla-Foobot\nDisallow: /\n")
@@ -247,6 +253,7 @@ func TestCheckIssue21Agents(t *testing.T) {
 // both modes, and the bare path agrees with the absolute URL; only what
 // cannot be a URL at all is refused, with one message.
 func TestCheckURLs(t *testing.T) {
+	t.Parallel()
 	file := writeRobots(t, "User-agent: *\nDisallow: /100%\nDisallow: /x%zz\nDisallow: /%a%a\nDisallow: /%E2%9C%BF%atest\n"+
 		"Disallow: /$\nDisallow: /foo.html\nDisallow: /xyz/\nDisallow: /example.com/\n")
 	for _, c := range []struct {

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
 )
 
@@ -105,6 +107,7 @@ func (s *ccServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the same files read from disk with --crawl, one partition per crawl, one
 // unit per WARC; every wait is said on stderr; requests keep to --rate.
 func TestAnalyzeCrawls(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 600, 100)
 	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
 	dir := t.TempDir()
@@ -132,10 +135,10 @@ func TestAnalyzeCrawls(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
 	for _, want := range []string{
-		"robotstat: retrying " + hs.URL + "/" + rels[0] + " in 1s (try 2 of 4): 503 Service Unavailable SlowDown: Please reduce your request rate.",
-		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 1s (try 2 of 4): 403 Forbidden",
-		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 2s (try 3 of 4): 403 Forbidden",
-		"robotstat: retrying " + hs.URL + "/" + rels[2] + " in 1s (try 1 of 4, resuming at byte ",
+		"robotstat: retrying " + hs.URL + "/" + rels[0] + " in 1ms (try 2 of 4): 503 Service Unavailable SlowDown: Please reduce your request rate.",
+		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 1ms (try 2 of 4): 403 Forbidden",
+		"robotstat: retrying " + hs.URL + "/" + rels[1] + " in 2ms (try 3 of 4): 403 Forbidden",
+		"robotstat: retrying " + hs.URL + "/" + rels[2] + " in 1ms (try 1 of 4, resuming at byte ",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -200,6 +203,7 @@ func TestAnalyzeCrawls(t *testing.T) {
 // sample reads only the files the smaller one did not, status takes the
 // same flags and lists what is left, and --shard splits the sample.
 func TestAnalyzeCrawlSample(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 600, 100)
 	dir := t.TempDir()
 	ccMirror(t, dir, "CC-MAIN-2024-33", 3, files)
@@ -276,6 +280,7 @@ func TestAnalyzeCrawlSample(t *testing.T) {
 // recorded as failed with a final word that says so (exit 5); once 8 in a
 // row were refused the run stops (exit 2), keeping what it committed.
 func TestAnalyzeRefused(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 1000, 100)
 	dir := t.TempDir()
 	rels := ccMirror(t, dir, "CC-MAIN-2024-33", 2, files)
@@ -315,6 +320,42 @@ func checkPacing(t *testing.T, times []time.Time, interval time.Duration) {
 				return
 			}
 		}
+	}
+}
+
+// TestRetryDelaysDefault: the tests run with testRetryDelays, so this says
+// what a real run waits between tries: the pipeline's defaults (1 s
+// doubling up to a minute, as --retries's help says), with only MaxTries
+// from the flag; and the test delays replace the two delays alone.
+func TestRetryDelaysDefault(t *testing.T) {
+	t.Parallel()
+	parse := func(m *Main, args ...string) pipeline.Config {
+		t.Helper()
+		fs := newFlagSet("analyze")
+		var f analyzeFlags
+		f.register(fs)
+		f.crawls = &crawlFlags{}
+		f.crawls.register(fs)
+		inputs, err := parseFlags(fs, append(args, "--out", t.TempDir(), "in.warc.gz"), io.Discard, analyzeUsage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := m.analyzeConfig(&f, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Pipeline
+	}
+	pc := parse(&Main{}, "--retries", "3")
+	if pc.Retry != (pipeline.RetryPolicy{MaxTries: 3}) {
+		t.Errorf("analyze's retry policy %+v, want MaxTries 3 and the pipeline's delays", pc.Retry)
+	}
+	if d := pipeline.DefaultConfig().Retry; d.BaseDelay != time.Second || d.MaxDelay != time.Minute {
+		t.Errorf("the pipeline's default delays %+v, want 1s and 1m as --retries's help says", d)
+	}
+	pc = parse(&Main{retryDelays: testRetryDelays})
+	if want := (pipeline.RetryPolicy{MaxTries: pipeline.DefaultRetries, BaseDelay: time.Millisecond, MaxDelay: 8 * time.Millisecond}); pc.Retry != want {
+		t.Errorf("test retry policy %+v, want %+v", pc.Retry, want)
 	}
 }
 

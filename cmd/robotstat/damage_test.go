@@ -15,6 +15,7 @@ import (
 // 2) instead of reading the rest (issue 26.3: status said "done, sites up
 // to date" and report and sites exited 0); analyze --redo makes it whole.
 func TestDamagedOutput(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	if _, stderr, code := run(t, "", "analyze", "--quiet", "--out", out); code != 0 {
 		t.Fatalf("analyze: exit %d: %s", code, stderr)

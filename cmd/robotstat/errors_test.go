@@ -49,6 +49,7 @@ func readErrors(t *testing.T, root string) []errorRow {
 // same rows whatever --workers is, and --errors N prints the first N on
 // stderr.
 func TestAnalyzeErrorsTable(t *testing.T) {
+	t.Parallel()
 	names := []string{"g01_trunc_member_mid_header.warc.gz", "panic.warc", "w06_cl_huge_18digits.warc.gz"}
 	var inputs []string
 	for _, n := range names {

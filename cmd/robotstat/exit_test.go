@@ -18,6 +18,7 @@ import (
 // is read (2, nothing written); one listed that fails while it is read
 // fails alone, the others are written (5).
 func TestExitCodeInputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.csv")
 	notes := filepath.Join(dir, "notes.txt")
@@ -66,6 +67,7 @@ func TestExitCodeInputs(t *testing.T) {
 // writes true: every default table before "plus", every opt-in one after,
 // as schema says which is which.
 func TestAnalyzeHelpTables(t *testing.T) {
+	t.Parallel()
 	stdout, _, code := run(t, "", "analyze", "--help")
 	if code != 0 {
 		t.Fatalf("exit %d", code)

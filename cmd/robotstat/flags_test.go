@@ -9,6 +9,7 @@ import (
 // what is wrong and show the usage, help spells flags --name VALUE as the
 // README does, and each command lists only the exit codes it can return.
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	t.Run("unknown_flag_says_so_and_shows_usage", func(t *testing.T) {
 		_, errOut, code := run(t, "", "analyze", "--frobnicate")
 		if code != ExitUsage {

@@ -12,6 +12,7 @@ import (
 // hard link did too. Each file is read once and the summary says which
 // name was left out.
 func TestAnalyzeSameFileTwice(t *testing.T) {
+	t.Parallel()
 	x := genCorpus(t, 10, 10)[0]
 	dir := filepath.Dir(x)
 	link := filepath.Join(dir, "xlink.warc.gz")
@@ -47,6 +48,7 @@ func TestAnalyzeSameFileTwice(t *testing.T) {
 // folder, count it and name it, and an output folder named as the input is
 // refused with what to give instead.
 func TestAnalyzeOutInsideInput(t *testing.T) {
+	t.Parallel()
 	in := t.TempDir()
 	for _, h := range []string{"a.example", "b.example", "c.example"} {
 		if err := os.WriteFile(filepath.Join(in, h+".txt"), []byte("User-agent: *\nDisallow: /x\n"), 0o644); err != nil {

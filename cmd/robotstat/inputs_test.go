@@ -19,7 +19,7 @@ import (
 
 // avuimDir holds real robots.txt files named <host>-robots.txt (ISC, see
 // its README.md).
-const avuimDir = "../../stats/testdata/avuim"
+const avuimDir = "../../testdata/avuim"
 
 // copyTree writes files (relative path -> content) under root.
 func copyTree(t *testing.T, root string, files map[string][]byte) {
@@ -62,6 +62,7 @@ func avuimCrawls(t *testing.T) (map[string][]byte, int) {
 // below the folder given, the same wherever the tree lies and whatever
 // --workers is.
 func TestAnalyzeFolderTreeCaptureIDs(t *testing.T) {
+	t.Parallel()
 	files, n := avuimCrawls(t)
 	base := t.TempDir()
 	treeA, treeB := filepath.Join(base, "here", "mirror"), filepath.Join(base, "elsewhere", "copy")
@@ -104,6 +105,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // "robots", twice with one id); .git is not walked (it gave host "abc");
 // README.md is not a site but a skip the summary reports.
 func TestAnalyzeMirrorTree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
 	copyTree(t, in, map[string][]byte{
@@ -148,6 +150,7 @@ func TestAnalyzeMirrorTree(t *testing.T) {
 // must say how many responses it read past and why, and point to
 // --responses all.
 func TestAnalyzeGeneralWARC(t *testing.T) {
+	t.Parallel()
 	warc := filepath.Join(sharedWARC, "real", "cc-main-2020-34-first50.warc.gz")
 	if _, err := os.Stat(warc); err != nil {
 		t.Skip("../shared corpus not present")
@@ -170,6 +173,7 @@ func TestAnalyzeGeneralWARC(t *testing.T) {
 // an unknown field although the README offers a host column; a CSV whose
 // header names neither column was one anonymous row error.
 func TestAnalyzeDumpColumns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "domains.csv")
 	os.WriteFile(csv, []byte("domain,body\nwww.tagesschau.de,\"User-agent: *\nDisallow: /\"\n"), 0o644)
@@ -210,6 +214,7 @@ func dirList(t *testing.T, root string) []string {
 // its error. What the run created is removed, and only that: an earlier
 // run's data, and folders that were there before, stay.
 func TestAnalyzeFailureLeavesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A dump whose second row breaks --strict after the first row was
 	// analysed (so that table folders had been made).
@@ -248,7 +253,7 @@ func TestAnalyzeFailureLeavesNothing(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var stderr bytes.Buffer
-		m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+		m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr, retryDelays: testRetryDelays}
 		err := m.Run(ctx, []string{"analyze", "--quiet", "--out", out, csv})
 		if ExitCode(err) != ExitInterrupted || dirExists(out) {
 			t.Errorf("exit %d (%v), left %v\n%s", ExitCode(err), err, dirList(t, out), stderr.String())
@@ -260,6 +265,7 @@ func TestAnalyzeFailureLeavesNothing(t *testing.T) {
 // stalls after some captures were analysed (their table folders made):
 // the run's folders go, and a rerun finds nothing to skip.
 func TestAnalyzeInterruptedMidRun(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", strconv.Itoa(2*len(sampleWARC)))
 		w.Write(sampleWARC) // the embedded sample's 57 captures, then a stall
@@ -271,7 +277,7 @@ func TestAnalyzeInterruptedMidRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stderr bytes.Buffer
-	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	m := &Main{Stdout: &bytes.Buffer{}, Stderr: &stderr, retryDelays: testRetryDelays}
 	done := make(chan error, 1)
 	go func() {
 		done <- m.Run(ctx, []string{"analyze", "--quiet", "--workers", "1", "--out", out, srv.URL + "/sample.warc.gz"})
@@ -296,6 +302,7 @@ func TestAnalyzeInterruptedMidRun(t *testing.T) {
 // b/.../x.warc.gz (one real broken file in two crawl folders) are told
 // apart and join their captures.
 func TestAnalyzeErrorsJoinCaptures(t *testing.T) {
+	t.Parallel()
 	broken, err := os.ReadFile(filepath.Join(sharedWARC, "broken", "clipped-truncated-member.warc.gz"))
 	if err != nil {
 		t.Skip("../shared corpus not present")

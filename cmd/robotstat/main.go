@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/robotstat/robotstat/internal/textesc"
 	"io"
 	"os"
 	"os/signal"
@@ -14,6 +13,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+
+	"github.com/robotstat/robotstat/internal/textesc"
+	"github.com/robotstat/robotstat/pipeline"
 )
 
 func main() {
@@ -41,6 +43,21 @@ type Main struct {
 
 	// open opens input files; tests replace it to count reads.
 	open func(name string) (io.ReadCloser, error)
+	// retryDelays, when its BaseDelay and MaxDelay are set, replaces the
+	// backoff between tries of an http(s) input (--retries still sets
+	// MaxTries): tests make it milliseconds, so that a refused download
+	// does not wait the 31 s of the defaults. No flag sets it.
+	retryDelays pipeline.RetryPolicy
+}
+
+// withRetryDelays puts m.retryDelays into pc (zero: the pipeline's defaults).
+func (m *Main) withRetryDelays(pc *pipeline.Config) {
+	if m.retryDelays.BaseDelay > 0 {
+		pc.Retry.BaseDelay = m.retryDelays.BaseDelay
+	}
+	if m.retryDelays.MaxDelay > 0 {
+		pc.Retry.MaxDelay = m.retryDelays.MaxDelay
+	}
 }
 
 func (m *Main) openFile(name string) (io.ReadCloser, error) {

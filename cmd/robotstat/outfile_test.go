@@ -17,6 +17,7 @@ import (
 // over what is not a regular file. The old code renamed a regular file
 // over a named pipe, over a link to one and (as root) over /dev/null.
 func TestOutputPathsNeverReplaced(t *testing.T) {
+	t.Parallel()
 	site := writeSites(t, []reportSite{{Crawl: "c", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"}})
 	commands := []struct {
 		name string

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,13 +18,15 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/ccindex/ccindextest"
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/reduce/reducetest"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/schema/schematest"
 )
 
 // hostRows is every committed row of table tb whose host keep accepts, as
-// sorted JSON with its crawl: a multiset, as rowsJSON.
+// sorted JSON with its crawl: a multiset, as schematest.TableRows.
 func hostRows[T schema.Row](t *testing.T, root string, tb schema.TableName, keep func(string) bool) []string {
 	t.Helper()
 	files, err := schema.TableFiles(root, tb)
@@ -140,6 +141,7 @@ func panelMirror(t *testing.T, extra ...string) (base string, generated []string
 // not captured and failed per crawl; a rerun skips both crawls; a line
 // that is not a host is named.
 func TestPanelCommand(t *testing.T) {
+	t.Parallel()
 	base, generated := panelMirror(t)
 	var listed []string
 	for _, s := range reducetest.Sites {
@@ -182,10 +184,10 @@ func TestPanelCommand(t *testing.T) {
 			t.Errorf("%s: no rows of the listed hosts in the whole-crawl run", tb)
 		}
 		if !slices.Equal(got[tb], w) {
-			t.Errorf("%s: %d rows of listed hosts, want %d: first difference %s", tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+			t.Errorf("%s: %d rows of listed hosts, want %d: first difference %s", tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
 		}
 	}
-	if e := rowsJSON[schema.ErrorRow](t, out, schema.Errors); len(e) > 0 {
+	if e := schematest.TableRows(t, out, schema.Errors); len(e) > 0 {
 		t.Errorf("errors: %q", e)
 	}
 	if extra := hostRows[schema.SiteRow](t, out, schema.Sites, func(h string) bool { return !isListed(h) }); len(extra) > 0 {
@@ -245,24 +247,10 @@ func TestPanelCommand(t *testing.T) {
 	}
 }
 
-// firstDiff describes the first row in which two sorted row lists differ.
-func firstDiff(got, want []string) string {
-	for i := range max(len(got), len(want)) {
-		switch {
-		case i >= len(got):
-			return "missing " + want[i]
-		case i >= len(want):
-			return "extra " + got[i]
-		case got[i] != want[i]:
-			return "\n got " + got[i] + "\nwant " + want[i]
-		}
-	}
-	return "none"
-}
-
 // TestPanelUnknownCrawl: a crawl whose index list is not there fails with
 // a message that says so; the other crawl is read; exit code 5.
 func TestPanelUnknownCrawl(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	fixture, _ := filepath.Glob(filepath.Join(sitesFixture, "*.warc.gz"))
 	if _, err := ccindextest.Build(base, reducetest.Crawl, 1, fixture, ccindextest.Options{}); err != nil {
@@ -285,18 +273,15 @@ func TestPanelUnknownCrawl(t *testing.T) {
 // are those of a run never interrupted, and no file is left that no record
 // names.
 func TestPanelKilled(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary and kills it")
+		t.Skip("kills robotstat processes")
 	}
 	base, generated := panelMirror(t, "CC-MAIN-2024-26", "CC-MAIN-2024-30")
 	sites := filepath.Join(t.TempDir(), "sites.txt")
 	os.WriteFile(sites, []byte(strings.Join(append(generated, "five.example", "cross-host.example", "loop.example"), "\n")), 0o644)
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	panel := func(out string) *exec.Cmd {
-		return exec.Command(bin, "panel", "--quiet", "--workers", "2", "--cc-base", base, "--out", out, sites,
+		return robotstatCmd(t, "panel", "--quiet", "--workers", "2", "--cc-base", base, "--out", out, sites,
 			reducetest.Crawl, "CC-MAIN-2024-22", "CC-MAIN-2024-26", "CC-MAIN-2024-30")
 	}
 	whole := filepath.Join(t.TempDir(), "whole")
@@ -317,8 +302,7 @@ func TestPanelKilled(t *testing.T) {
 			}
 			at := time.Duration(r.Int64N(int64(took)))
 			time.Sleep(at)
-			cmd.Process.Signal(syscall.SIGKILL)
-			err := cmd.Wait()
+			err := testkit.Kill(cmd)
 			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
 		}
 		if msg, err := panel(out).CombinedOutput(); err != nil {
@@ -327,7 +311,7 @@ func TestPanelKilled(t *testing.T) {
 		got := panelTables(t, out, all)
 		for tb, w := range want {
 			if !slices.Equal(got[tb], w) {
-				t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+				t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
 			}
 		}
 		ix, err := schema.ReadIndex(out)
@@ -346,6 +330,7 @@ func TestPanelKilled(t *testing.T) {
 // suffix ranges for index footers, on an in-process S3-compatible server)
 // gives the rows of the same panel from a mirror folder.
 func TestPanelS3(t *testing.T) {
+	t.Parallel()
 	base, generated := panelMirror(t)
 	backend := s3mem.New()
 	if err := backend.CreateBucket("commoncrawl"); err != nil {
@@ -385,7 +370,7 @@ func TestPanelS3(t *testing.T) {
 	want, got := panelTables(t, local, all), panelTables(t, out, all)
 	for tb, w := range want {
 		if !slices.Equal(got[tb], w) {
-			t.Errorf("%s: %d rows from S3, %d from the mirror: %s", tb, len(got[tb]), len(w), firstDiff(got[tb], w))
+			t.Errorf("%s: %d rows from S3, %d from the mirror: %s", tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
 		}
 	}
 	faults.mu.Lock()
@@ -403,6 +388,7 @@ func TestPanelS3(t *testing.T) {
 // mirror scripts/ccmirror writes, with its defaults) and compares the
 // summary lines it shows.
 func TestReadmePanelExample(t *testing.T) {
+	t.Parallel()
 	doc := readme(t)
 	var shown []string
 	for _, l := range strings.Split(doc, "\n") {
@@ -410,7 +396,7 @@ func TestReadmePanelExample(t *testing.T) {
 			shown = append(shown, l)
 		}
 	}
-	if len(shown) != 2 || !strings.Contains(doc, "go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc reduce/testdata/sites") {
+	if len(shown) != 2 || !strings.Contains(doc, "go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc testdata/sites") {
 		t.Fatalf("the README's panel example: %q", shown)
 	}
 	base := t.TempDir()

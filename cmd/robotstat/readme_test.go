@@ -42,6 +42,7 @@ func codeBlocks(doc, lang string) []string {
 }
 
 func TestReadmeFirstCommands(t *testing.T) {
+	t.Parallel()
 	doc := readme(t)
 	first := codeBlocks(doc, "sh")[0]
 	want := "go run ./cmd/robotstat analyze --out out/\ngo test ./...\n"
@@ -68,7 +69,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 	for _, f := range parquetFiles(t, filepath.Join(dir, "out")) {
 		written = append(written, strings.Split(f, string(filepath.Separator))[0])
 	}
-	if strings.Join(documented, ",") != "captures,groups,agents,directives,signals,verdicts,errors,sites,site_bots" || len(written) != len(documented) {
+	if strings.Join(documented, ",") != "captures,groups,agents,directives,signals,verdicts,errors,sites,site_bots,domains" || len(written) != len(documented) {
 		t.Errorf("README lists %v, analyze wrote %v", documented, written)
 	}
 }
@@ -76,6 +77,7 @@ func TestReadmeFirstCommands(t *testing.T) {
 // TestReadmeCheckExample runs the check session the README shows and
 // compares its output line by line.
 func TestReadmeCheckExample(t *testing.T) {
+	t.Parallel()
 	doc := readme(t)
 	var session string
 	for _, b := range codeBlocks(doc, "sh") {
@@ -117,6 +119,7 @@ func TestReadmeCheckExample(t *testing.T) {
 
 // TestReadmeExitCodes keeps the README's exit code table equal to --help's.
 func TestReadmeExitCodes(t *testing.T) {
+	t.Parallel()
 	doc := readme(t)
 	_, section, ok := strings.Cut(doc, "\n## Exit codes\n")
 	if !ok {

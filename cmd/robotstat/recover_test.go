@@ -7,11 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/robotstat/robotstat/internal/faultpoint"
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -32,7 +32,7 @@ func buildFaultBinary(t *testing.T) string {
 // as after an OOM kill), and so does the end of the test.
 func stopAt(t *testing.T, bin, at string, args ...string) (pid int, kill func()) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	cmd := testkit.Command(t, bin, args...)
 	cmd.Env = append(os.Environ(), faultpoint.Env+"="+at)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -42,10 +42,10 @@ func stopAt(t *testing.T, bin, at string, args ...string) (pid int, kill func())
 		t.Fatal(err)
 	}
 	kill = func() {
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+		if cmd.ProcessState == nil {
+			testkit.Kill(cmd)
+		}
 	}
-	t.Cleanup(kill)
 	sc := bufio.NewScanner(stderr)
 	var lines []string
 	for sc.Scan() {
@@ -109,6 +109,7 @@ func globRows(t *testing.T, root string, tables ...schema.TableName) map[schema.
 // exactly one visible file, no temporary file left; status says what is
 // left until then.
 func TestKilledCommitRecovered(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and kills it")
 	}
@@ -120,7 +121,7 @@ func TestKilledCommitRecovered(t *testing.T) {
 
 func testKilledCommits(t *testing.T, bin string, inputs []string) {
 	base := filepath.Join(t.TempDir(), "base")
-	if out, err := exec.Command(bin, append([]string{"analyze", "--quiet", "--out", base}, inputs...)...).CombinedOutput(); err != nil {
+	if out, err := testkit.Command(t, bin, append([]string{"analyze", "--quiet", "--out", base}, inputs...)...).CombinedOutput(); err != nil {
 		t.Fatalf("analyze: %v\n%s", err, out)
 	}
 	tables := []schema.TableName{schema.Captures, schema.Verdicts, schema.Sites, schema.SiteBots}

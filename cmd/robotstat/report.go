@@ -36,7 +36,10 @@ platform templates.
 
 A site is a crawl and a host (the sites table). Status and adoption are
 shares of sites; everything else is a share of the sites whose robots.txt
-was fetched and parsed. Every table says what its percentages are of.
+was fetched and parsed. Every table says what its percentages are of (n),
+and every share is followed by its 95% Wilson score interval, [low-high]
+in percent, with ! where n is under 100 (the CSV has the bounds as
+fractions: full_lo, full_hi beside full, and so on).
 Each crawl has a date (CC-MAIN-YYYY-WW: the Monday of that ISO week; any
 other crawl the day of its median fetch) and the columns follow it.
 
@@ -44,7 +47,10 @@ other crawl the day of its median fetch) and the columns follow it.
 (site_history.panel), so that a trend is not an artefact of a changing set
 of hosts. --by rank gives one column per rank stratum (top 1k, 10k, 100k,
 1M, unranked, all, pooled over the crawls) from sites.rank, which analyze
---sites FILE fills, or from --sites FILE given here.
+--sites FILE fills, or from --sites FILE given here. --by domain keeps a
+column per crawl but counts one site per registered domain, the one the
+domains table names (the domain's own host, else www., else the best
+rank, else the first host), so that a domain with many hosts counts once.
 
 --html FILE also writes one self-contained HTML page (inline CSS and SVG,
 no script, nothing fetched when it is opened) with the charts; its switches
@@ -71,11 +77,14 @@ type reportFlags struct {
 	json, panel, strata, allBots bool
 }
 
+// byDomain is --by domain: report.TallyOptions.Domains, by crawl.
+const byDomain = "domain"
+
 func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	fs := newFlagSet("report")
 	var f reportFlags
 	fs.StringVar(&f.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
-	fs.StringVar(&f.by, "by", report.ByCrawl, "one column per `crawl` or per rank stratum (rank)")
+	fs.StringVar(&f.by, "by", report.ByCrawl, "one column per `crawl`, per rank stratum (rank), or per crawl counting one site per registered domain (domain)")
 	fs.StringVar(&f.csv, "csv", "", "also write every table and chart's data as CSV files into `DIR`")
 	fs.BoolVar(&f.json, "json", false, "print the tables and charts' data as JSON on stdout instead of text")
 	fs.BoolVar(&f.panel, "panel", false, "count only hosts that are a parsed site in every crawl")
@@ -92,8 +101,8 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usageErrorf("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
-	if f.by != report.ByCrawl && f.by != report.ByRank {
-		return usageErrorf("report", "--by must be crawl or rank, got %q", f.by)
+	if f.by != report.ByCrawl && f.by != report.ByRank && f.by != byDomain {
+		return usageErrorf("report", "--by must be crawl, rank or domain, got %q", f.by)
 	}
 	return m.runReport(ctx, f, pos[0])
 }
@@ -116,6 +125,10 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 		}
 	}
 	o := report.TallyOptions{By: f.by, Panel: f.panel, AllBots: f.allBots}
+	if f.by == byDomain {
+		// columns per crawl, a site per registered domain (the domains table)
+		o.By, o.Domains = report.ByCrawl, true
+	}
 	if f.sites != "" {
 		ranks, err := loadWith(m, f.sites, stats.ReadRanks)
 		if err != nil {
@@ -128,7 +141,7 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	switch {
 	case errors.Is(err, report.ErrNotDataset):
 		return usageErrorf("report", "%s is %v", dir, err)
-	case errors.Is(err, report.ErrOldSites), errors.Is(err, report.ErrNoHistory):
+	case errors.Is(err, report.ErrOldSites), errors.Is(err, report.ErrNoHistory), errors.Is(err, report.ErrNoDomains):
 		return usageErrorf("report", "%s: %v", dir, err)
 	case err != nil:
 		return err

@@ -52,6 +52,7 @@ func section(t *testing.T, out, title string) string {
 // sites prefer https); a capture at another path, which no site has as a
 // candidate. Every number below is counted by hand from these bodies.
 func TestReportThreeSites(t *testing.T) {
+	t.Parallel()
 	dir := writeSites(t, []reportSite{
 		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\nCrawl-delay: 5\n"},
 		{Crawl: "CC-MAIN-2024-33", URL: "https://b.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
@@ -64,48 +65,51 @@ func TestReportThreeSites(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	// Each share is followed by its 95% Wilson score interval, worked by
+	// hand from (k + z²/2 ± z·sqrt(k(n-k)/n + z²/4)) / (n + z²), and "!":
+	// every n here is under 100.
 	want := map[string][]string{
 		"Captures and sites": {
 			"== Captures and sites == % of captures read: 6",
-			"captures read 6 100.0%",
-			"candidates: captures of a site's /robots.txt 5 83.3%",
-			"sites 4 66.7%",
-			"sites answered through a redirect 0 0.0%",
+			"captures read 6 100.0% [61.0-100.0]!",
+			"candidates: captures of a site's /robots.txt 5 83.3% [43.6-97.0]!",
+			"sites 4 66.7% [30.0-90.3]!",
+			"sites answered through a redirect 0 0.0% [0.0-39.0]!",
 		},
 		"robots.txt adoption": {
 			"== robots.txt adoption == % of sites: 4",
-			"robots.txt with at least one group 3 75.0%",
-			"no robots.txt: 4xx, everything allowed 1 25.0%",
+			"robots.txt with at least one group 3 75.0% [30.1-95.4]!",
+			"no robots.txt: 4xx, everything allowed 1 25.0% [4.6-69.9]!",
 		},
 		"AI bots: sites that block them fully (robotstat verdict)": {
 			"== AI bots: sites that block them fully (robotstat verdict) == % of parsed robots.txt: 3",
 			"bot operator category full by name by * partial none",
 			// a by name, b by *, c not at all
-			"GPTBot OpenAI ai-training 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
+			"GPTBot OpenAI ai-training 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
 			// no file names the others: a's * group keeps them out of
 			// /private/ only, b's out of everything
-			"every other AI bot (64) - only * applies 1 33.3% 0 0.0% 1 33.3% 1 33.3% 1 33.3%",
+			"every other AI bot (64) - only * applies 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]!",
 		},
 		"AI bots by category: sites that block some, or every, bot of the category fully": {
-			"ai-training some bot 2 66.7%",
-			"every bot 1 33.3%",
+			"ai-training some bot 2 66.7% [20.8-93.9]!",
+			"every bot 1 33.3% [6.1-79.2]!",
 		},
 		"Every catalog bot under each definition": {
-			"GPTBot ai-training verdict 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			"somesite 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			"cic 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
-			"cc_class 2 66.7% 1 33.3% 1 33.3% 0 0.0% 1 33.3%",
+			"GPTBot ai-training verdict 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
+			"somesite 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
+			"cic 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
+			"cc_class 2 66.7% [20.8-93.9]! 1 33.3% [6.1-79.2]! 1 33.3% [6.1-79.2]! 0 0.0% [0.0-56.1]! 1 33.3% [6.1-79.2]!",
 		},
 		"Top named agents: sites whose robots.txt names the product token": {
-			"* - - 3 100.0%",
-			"gptbot GPTBot ai-training 1 33.3%",
+			"* - - 3 100.0% [43.9-100.0]!",
+			"gptbot GPTBot ai-training 1 33.3% [6.1-79.2]!",
 		},
 		"Non-standard directives: sites whose robots.txt has the key": {
-			"crawl-delay extension crawl-delay 1 33.3%",
+			"crawl-delay extension crawl-delay 1 33.3% [6.1-79.2]!",
 		},
 		"What parsed robots.txt contain": {
-			"* disallows / 1 33.3%",
-			"crawl-delay line 1 33.3%",
+			"* disallows / 1 33.3% [6.1-79.2]!",
+			"crawl-delay line 1 33.3% [6.1-79.2]!",
 		},
 	}
 	for title, lines := range want {
@@ -132,6 +136,7 @@ func TestReportThreeSites(t *testing.T) {
 // --csv DIR writes every export into DIR, --json prints them on stdout
 // instead of the text.
 func TestReportExports(t *testing.T) {
+	t.Parallel()
 	dir := writeSites(t, []reportSite{
 		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
 		{Crawl: "CC-MAIN-2024-38", URL: "https://a.example/robots.txt", Status: 200, Body: "User-agent: *\nDisallow: /\n"},
@@ -172,6 +177,7 @@ func TestReportExports(t *testing.T) {
 }
 
 func TestReportErrors(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	noParquet := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(noParquet, "captures", "crawl=x"), 0o755); err != nil {
@@ -195,7 +201,7 @@ func TestReportErrors(t *testing.T) {
 		{"a_file", []string{"report", file}, 2, []string{"is not a folder", try}},
 		{"not_robotstat_output", []string{"report", empty}, 2, []string{"is not a robotstat output: it has no sites folder", try}},
 		{"no_sites", []string{"report", noParquet}, 2, []string{"it has captures but no sites table; build it with robotstat sites", try}},
-		{"bad_by", []string{"report", unranked, "--by", "host"}, 2, []string{"--by must be crawl or rank", try}},
+		{"bad_by", []string{"report", unranked, "--by", "host"}, 2, []string{"--by must be crawl, rank or domain", try}},
 		{"by_rank_without_ranks", []string{"report", "--by", "rank", unranked}, 2, []string{"no site in", "--sites FILE", try}},
 		{"unknown_flag", []string{"report", unranked, "--pdf", "x"}, 2, []string{"-pdf", try}},
 		{"html_unwritable", []string{"report", unranked, "--html", filepath.Join(empty, "no", "such", "dir", "r.html")}, 2, []string{"--html"}},
@@ -229,6 +235,7 @@ func TestReportErrors(t *testing.T) {
 }
 
 func TestReportHelp(t *testing.T) {
+	t.Parallel()
 	out, _, code := run(t, "", "report", "--help")
 	if code != 0 || !strings.Contains(out, "robotstat report [flags] OUT_DIR") || !strings.Contains(out, "Exit codes:") || !strings.Contains(out, "-html FILE") {
 		t.Errorf("help (exit %d):\n%s", code, out)
@@ -243,6 +250,7 @@ func TestReportHelp(t *testing.T) {
 // hold files no completion record names (a killed run's, or copied in): the
 // report says so on stderr and counts only committed files.
 func TestReportPartialData(t *testing.T) {
+	t.Parallel()
 	// The agents table left out as analyze --tables does (deleting files a
 	// record names is damage, which readers refuse: damage_test.go).
 	dir := filepath.Join(t.TempDir(), "out")
@@ -272,7 +280,36 @@ func TestReportPartialData(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "GPTBot OpenAI ai-training 1 100.0% 1 100.0%") {
+	// 1 of 1, whose 95% Wilson score interval is 1/(1+z²) = 20.7% to 100%.
+	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "GPTBot OpenAI ai-training 1 100.0% [20.7-100.0]! 1 100.0% [20.7-100.0]!") {
 		t.Errorf("the orphan crawl's bots rows were counted:\n%s", sec)
+	}
+}
+
+// --by domain counts one site per registered domain (the domains table
+// robotstat sites wrote): example.com stands for its domain, not
+// a.example.com which blocks GPTBot.
+func TestReportByDomain(t *testing.T) {
+	dir := writeSites(t, []reportSite{
+		{Crawl: "CC-MAIN-2024-33", URL: "https://a.example.com/robots.txt", Status: 200, Body: "User-agent: GPTBot\nDisallow: /\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://example.com/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
+		{Crawl: "CC-MAIN-2024-33", URL: "https://www.other.org/robots.txt", Status: 200, Body: "User-agent: *\nDisallow:\n"},
+	})
+	out, errOut, code := run(t, "", "report", dir, "--by", "domain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "domains: one site per crawl and registered domain") {
+		t.Errorf("the preamble does not say sites are one per domain:\n%s", out[:min(len(out), 1500)])
+	}
+	// 0 of 2 (example.com, www.other.org): 95% Wilson score 0 to z²/(2+z²)
+	// = 65.8%; no counted robots.txt names GPTBot, so it is one of the
+	// bots only * decides.
+	if sec := section(t, out, "AI bots: sites that block them fully (robotstat verdict)"); !strings.Contains(sec, "% of parsed robots.txt: 2") ||
+		!strings.Contains(sec, "every other AI bot (65) - only * applies 0 0.0% [0.0-65.8]!") || strings.Contains(sec, "GPTBot OpenAI") {
+		t.Errorf("by domain:\n%s", sec)
+	}
+	if _, errOut, code := run(t, "", "report", dir, "--by", "host"); code != 2 || !strings.Contains(errOut, "crawl, rank or domain") {
+		t.Errorf("--by host: exit %d, %s", code, errOut)
 	}
 }

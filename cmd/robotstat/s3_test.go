@@ -65,6 +65,7 @@ func (s *s3Faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // disk; a 503 SlowDown is retried and said, a dropped connection resumed
 // with a Range GetObject.
 func TestAnalyzeS3(t *testing.T) {
+	t.Parallel()
 	files := genCorpus(t, 300, 100)
 	dir := t.TempDir()
 	rels := ccMirror(t, dir, "CC-MAIN-2024-33", 2, files)
@@ -100,8 +101,8 @@ func TestAnalyzeS3(t *testing.T) {
 		t.Errorf("want a unit per WARC:\n%s", stdout)
 	}
 	for _, want := range []string{
-		"robotstat: retrying s3://commoncrawl/" + rels[0] + " in 1s (try 2 of 6): 503 Service Unavailable SlowDown: Please reduce your request rate.",
-		"robotstat: retrying s3://commoncrawl/" + rels[1] + " in 1s (try 1 of 6, resuming at byte ",
+		"robotstat: retrying s3://commoncrawl/" + rels[0] + " in 1ms (try 2 of 6): 503 Service Unavailable SlowDown: Please reduce your request rate.",
+		"robotstat: retrying s3://commoncrawl/" + rels[1] + " in 1ms (try 1 of 6, resuming at byte ",
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,38 +174,61 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // TestScanKill kills a scan mid-run (SIGKILL, no clean-up) and runs it
 // again: the rerun cuts the last file back to its last whole record,
 // fetches only the hosts without an end record, and in the end every host
-// has exactly one.
+// has exactly one. The server answers the first scanKillDone requests and
+// holds the others until the kill, so the kill comes at a known moment
+// (scanKillDone hosts ended, four waiting for an answer) instead of after
+// a sleep that a busy machine makes too short or too long.
 func TestScanKill(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("kills a robotstat process")
 	}
-	s, err := scantest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	bin := filepath.Join(t.TempDir(), "robotstat")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	const scanKillDone = 20
+	var served atomic.Int64
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if served.Add(1) > scanKillDone {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, scantest.Robots)
+	}))
+	defer srv.Close()
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"scan", "--out", out, "--quiet", "--fetch-only", "--schemes", "http", "--concurrency", "4",
-		"--resolve", "*=" + s.HTTP.Listener.Addr().String()}
+		"--resolve", "*=" + srv.Listener.Addr().String()}
 	const n = 400
 	for i := range n {
-		args = append(args, "slow"+strconv.Itoa(i)+".test")
+		args = append(args, "host"+strconv.Itoa(i)+".test")
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := robotstatCmd(t, args...)
+	var killed bytes.Buffer
+	cmd.Stderr = &killed
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(400 * time.Millisecond)
-	cmd.Process.Kill()
-	cmd.Wait()
-	first := endRecords(t, filepath.Join(out, "warc"))
-	if len(first) == 0 || len(first) == n {
-		t.Fatalf("%d hosts done before the kill, want some but not all", len(first))
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	for deadline := time.Now().Add(time.Minute); len(endRecords(t, filepath.Join(out, "warc"))) < scanKillDone; {
+		select {
+		case <-exited:
+			t.Fatalf("the scan ended before it was killed:\n%s", killed.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d hosts ended after a minute, want %d", len(endRecords(t, filepath.Join(out, "warc"))), scanKillDone)
+		}
 	}
+	cmd.Process.Kill()
+	<-exited
+	first := endRecords(t, filepath.Join(out, "warc"))
+	if len(first) != scanKillDone {
+		t.Fatalf("%d hosts done before the kill, want the %d answered", len(first), scanKillDone)
+	}
+	close(release)
 	_, stderr, code := run(t, "", args...)
 	if code != 0 {
 		t.Fatalf("rerun: exit %d\n%s", code, stderr)

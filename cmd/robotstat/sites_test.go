@@ -21,7 +21,7 @@ import (
 // sitesFixture holds the sites fixture's WARC files. The rules it shows are
 // tested in package reduce (on the same fetches written as a dataset
 // directly); the tests here are of the command line.
-const sitesFixture = "../../reduce/testdata/sites"
+const sitesFixture = "../../testdata/sites"
 
 // readTable reads every committed file of table t under root with
 // parquet-go's reader (reducetest.ReadTable).
@@ -39,6 +39,7 @@ const fixtureSummary = "robotstat: sites of CC-MAIN-2025-05 (2025-01-27): 17 sit
 // reduce's tests check rule by rule), and the same files with 1 and 2
 // workers.
 func TestAnalyzeSitesFixture(t *testing.T) {
+	t.Parallel()
 	var outs []string
 	for _, workers := range []string{"1", "2"} {
 		out := filepath.Join(t.TempDir(), "out")
@@ -94,6 +95,7 @@ func TestAnalyzeSitesFixture(t *testing.T) {
 // TestSitesCommand: robotstat sites' arguments, exit codes and what it
 // prints, over datasets written directly.
 func TestSitesCommand(t *testing.T) {
+	t.Parallel()
 	one := filepath.Join(t.TempDir(), "one")
 	if err := reducetest.WriteDataset(one, reducetest.Crawl, reducetest.Sites, stats.DefaultOptions()); err != nil {
 		t.Fatal(err)
@@ -165,7 +167,7 @@ func TestSitesCommand(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var out, errb bytes.Buffer
-		m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+		m := &Main{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 		err := m.Run(ctx, []string{"sites", one})
 		if code := ExitCode(err); code != ExitInterrupted || err == nil || !strings.Contains(err.Error(), "interrupted; the previous sites tables are kept") {
 			t.Errorf("exit %d: %v", code, err)

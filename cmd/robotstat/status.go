@@ -83,6 +83,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 			return err
 		}
 		pc.OnRetry = (&retryPrinter{w: m.Stderr}).notice
+		m.withRetryDelays(&pc)
 		if units, err = pipeline.Units(ctx, pc, inputs); err != nil {
 			return fmt.Errorf("status: listing the inputs: %w", err)
 		}

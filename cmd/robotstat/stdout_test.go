@@ -12,6 +12,7 @@ import (
 // disk: /dev/full) fails, exit 2, instead of exiting 0 with the data lost
 // (issue 26.7: status > full-disk-file exited 0).
 func TestFullStdout(t *testing.T) {
+	t.Parallel()
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skip("no /dev/full:", err)
@@ -26,7 +27,7 @@ func TestFullStdout(t *testing.T) {
 		{"help"}, {"version"}, {"status", "--help"},
 	} {
 		var errb bytes.Buffer
-		m := &Main{Stdout: full, Stderr: &errb, Getenv: func(string) string { return "" }}
+		m := &Main{Stdout: full, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 		err := m.Run(context.Background(), args)
 		if code := ExitCode(err); code != 2 || !bytes.Contains([]byte(err.Error()), []byte("no space left")) {
 			t.Errorf("%v: exit %d, err %v; want 2 naming the full disk", args, code, err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTester(t *testing.T) {
+	t.Parallel()
 	robots := writeRobots(t, checkRobots)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "tester.html")
@@ -82,6 +83,7 @@ func TestTester(t *testing.T) {
 // TestTesterLinkReadsBack: the printed link's fragment is the case, read
 // back with the query decoding the page uses.
 func TestTesterLinkReadsBack(t *testing.T) {
+	t.Parallel()
 	body := "User-agent: *\nDisallow: /a b+c&d # x\n"
 	robots := writeRobots(t, body)
 	out := filepath.Join(t.TempDir(), "p.html")

@@ -1,7 +1,7 @@
 // Package reducetest holds the sites fixture: a Common-Crawl-shaped crawl in
 // two robotstxt WARC files with one host per rule of the site resolution
 // (package reduce), and what the sites table must say of each. The WARCs
-// are committed under reduce/testdata/sites (go run ./scripts/gensites
+// are committed under testdata/sites (go run ./scripts/gensites
 // writes them); reduce's TestFixtureFresh checks that they are what Write
 // writes. WriteDataset writes the same fetches, or any others, as a dataset
 // directly (captures and verdicts through the real Analyzer, no WARC), which

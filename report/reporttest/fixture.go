@@ -22,7 +22,7 @@ import (
 // The report fixture: four crawls of the same 400 made-up sites whose AI
 // blocking grows from crawl to crawl (more so among highly ranked sites),
 // some of which lift their block in the last crawl, with real robots.txt
-// bodies from stats/testdata/avuim mixed in, Content-Signal lines in the *
+// bodies from testdata/avuim mixed in, Content-Signal lines in the *
 // group, in a named group and outside any group (one of them allowing the
 // training the rules refuse), Content-Usage rules with and without a path,
 // 4xx, 5xx and redirects (whose targets are captures of their own),
@@ -217,7 +217,7 @@ func fixtureCaptures(sites []fixtureSite, k int) []record.Capture {
 // Bodies is where the fixture's real bodies are, relative to the module
 // root (the avuim-2025 files stats' tests use, ISC licence; see their
 // README).
-const Bodies = "stats/testdata/avuim"
+const Bodies = "testdata/avuim"
 
 // Write writes the fixture dataset under dir, its real bodies read from the
 // folder bodies (Bodies, relative to wherever the caller runs), its files

@@ -290,11 +290,6 @@ func (s *Servers) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte("<!DOCTYPE html>\n<html><head><title>Welcome</title></head><body><p>Not a robots.txt</p></body></html>\n"))
 	default:
-		if strings.HasPrefix(host, "slow") { // for runs long enough to kill
-			time.Sleep(10 * time.Millisecond)
-			text(200, Robots)
-			return
-		}
 		text(404, "no such test host: "+host)
 	}
 }

@@ -167,6 +167,11 @@ func add(r *Rows, i int, c schema.CaptureRow) {
 		site.CaptureID, site.FinalURL, site.RedirectHops = k.CaptureID, k.URL, &hops
 	}
 	r.Sites = append(r.Sites, site)
+	if c.RegisteredDomain != "" {
+		// hosts differ per capture: each site stands for its domain in
+		// the fixture (a format fixture, not robotstat sites' choice)
+		r.Domains = append(r.Domains, schema.DomainRow{Crawl: k.Crawl, CrawlDate: site.CrawlDate, RegisteredDomain: c.RegisteredDomain, Host: k.Host, Hosts: 1})
+	}
 	for _, b := range block.AppendRows(nil) {
 		r.SiteBots = append(r.SiteBots, schema.SiteBotRow{Crawl: k.Crawl, Host: k.Host, Bot: b.Bot, Operator: b.Operator, Category: b.Category,
 			Matched: b.Matched, RootAllowed: b.RootAllowed, Verdict: b.Verdict, Somesite: b.Somesite, CIC: b.CIC, CCClass: b.CCClass})

@@ -34,6 +34,7 @@ type Rows struct {
 	Sites       []schema.SiteRow
 	SiteBots    []schema.SiteBotRow
 	SiteHistory []schema.SiteHistoryRow
+	Domains     []schema.DomainRow
 }
 
 // Generate returns the rows of n captures: Range(0, n).
@@ -99,6 +100,7 @@ func writeDirect(ds *schema.Dataset, r *Rows, batch int) error {
 		WriteBatches(schema.WriterOf[schema.SiteRow](ds), r.Sites, batch),
 		WriteBatches(schema.WriterOf[schema.SiteBotRow](ds), r.SiteBots, batch),
 		WriteBatches(schema.WriterOf[schema.SiteHistoryRow](ds), r.SiteHistory, batch),
+		WriteBatches(schema.WriterOf[schema.DomainRow](ds), r.Domains, batch),
 		WriteBatches(schema.WriterOf[schema.ErrorRow](ds), r.Errors, batch),
 	)
 }
@@ -271,6 +273,10 @@ func ForEachKey(r *Rows, t schema.TableName, f func(schema.Key)) {
 	case schema.SiteHistory: // spans crawls: its rows have none
 		for _, x := range r.SiteHistory {
 			f(schema.Key{Host: x.Host})
+		}
+	case schema.Domains:
+		for _, x := range r.Domains {
+			f(schema.Key{Crawl: x.Crawl, Host: x.Host})
 		}
 	}
 }

@@ -2,7 +2,7 @@
 // columnar URL index, so that robotstat panel (and analyze by crawl name)
 // can read it offline, from the folder or from any HTTP server of it:
 //
-//	go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc reduce/testdata/sites
+//	go run ./scripts/ccmirror -crawl CC-MAIN-2025-05 -out /tmp/cc testdata/sites
 //	robotstat panel --cc-base /tmp/cc --out panel/ sites.txt CC-MAIN-2025-05
 //
 // It writes crawl-data/CRAWL/segments/SEG/robotstxt/NAME (the WARCs, over

@@ -46,7 +46,7 @@ func tools(t *testing.T) (robotstat, gencorpus string) {
 }
 
 // makeCorpus writes 15 Common-Crawl-shaped WARCs of 40 captures each
-// (scripts/gencorpus, bodies from the repository's own stats/testdata/avuim)
+// (scripts/gencorpus, bodies from the repository's own testdata/avuim)
 // and adds the sites fixture, whose redirects cross its two files (shards 0 and 1 read them),
 // and the embedded sample: three crawls in all.
 func makeCorpus(t *testing.T, gencorpus string) corpus {
@@ -337,6 +337,7 @@ func readDataset(t *testing.T, root string) dataset {
 	tableRows[schema.SiteRow](t, root, schema.Sites, d)
 	tableRows[schema.SiteBotRow](t, root, schema.SiteBots, d)
 	tableRows[schema.SiteHistoryRow](t, root, schema.SiteHistory, d) // three crawls: built
+	tableRows[schema.DomainRow](t, root, schema.Domains, d)
 	for _, table := range append(schema.DefaultTables(), schema.ReduceTables()...) {
 		if _, ok := d[table]; !ok {
 			t.Fatalf("readDataset reads no %s, a table analyze or sites writes by default: add it", table)

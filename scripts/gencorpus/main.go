@@ -52,7 +52,7 @@ func main() {
 	perFile := flag.Int("per-file", 50000, "captures per WARC file")
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("out", "", "output folder (required)")
-	robots := flag.String("robots", "", "folder of real robots.txt files to draw 200 bodies from (default ../shared/corpus/robots, or the repository's own stats/testdata/avuim without ../shared)")
+	robots := flag.String("robots", "", "folder of real robots.txt files to draw 200 bodies from (default ../shared/corpus/robots, or the repository's own testdata/avuim without ../shared)")
 	level := flag.Int("level", gzip.DefaultCompression, "gzip level (Common Crawl writes Java's default, 6)")
 	crawl := flag.String("crawl", "CC-MAIN-2024-22", "the crawl `NAME` the warcinfo's isPartOf gives (CC-MAIN-YYYY-WW)")
 	date := flag.String("date", "", "the crawl's first `DAY` (YYYY-MM-DD), the WARC dates' start (default the Monday of the crawl's ISO week)")
@@ -427,5 +427,5 @@ func defaultRobots() string {
 	if st, err := os.Stat("../shared/corpus/robots"); err == nil && st.IsDir() {
 		return "../shared/corpus/robots"
 	}
-	return "stats/testdata/avuim"
+	return "testdata/avuim"
 }

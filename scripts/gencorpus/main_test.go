@@ -86,7 +86,7 @@ func TestCrawlDate(t *testing.T) {
 // and the share of hosts whose robots.txt changed from one crawl to the
 // next is near -churn (each redraw may also draw the same file again).
 func TestPopulationOverCrawls(t *testing.T) {
-	bodies, err := loadBodies("../../stats/testdata/avuim")
+	bodies, err := loadBodies("../../testdata/avuim")
 	if err != nil {
 		t.Fatal(err)
 	}

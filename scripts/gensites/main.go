@@ -2,7 +2,7 @@
 // Common-Crawl-shaped crawl in two robotstxt WARC files with one host per
 // rule of the site resolution.
 //
-//	go run ./scripts/gensites reduce/testdata/sites
+//	go run ./scripts/gensites testdata/sites
 package main
 
 import (

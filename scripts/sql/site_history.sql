@@ -52,7 +52,8 @@ SELECT i.host, h.registered_domain, i.bot, i.operator, i.category,
        h.first_crawl, h.last_crawl,
        ff.crawl AS first_full_crawl, ff.crawl_date AS first_full_date, fm.matched AS first_full_matched,
        lf.crawl AS last_full_crawl, coalesce(per.full_crawls, 0)::INTEGER AS full_crawls,
-       ub.crawl AS unblocked_crawl, coalesce(per.changes, 0)::INTEGER AS changes, per.last_verdict, h.rank
+       ub.crawl AS unblocked_crawl, coalesce(per.changes, 0)::INTEGER AS changes, per.last_verdict, h.rank,
+       NULL::VARCHAR AS crawl -- a row spans every crawl (schema/README.md)
 FROM ident i
 JOIN hosts h USING (host)
 CROSS JOIN n

@@ -28,7 +28,7 @@ var (
 	sampleRoot string
 	// sampleAllRoot is the same with --tables all.
 	sampleAllRoot string
-	// sitesFixtureRoot is analyze's output for reduce/testdata/sites, and
+	// sitesFixtureRoot is analyze's output for testdata/sites, and
 	// generatedRoot for a Common-Crawl-shaped crawl from scripts/gencorpus.
 	sitesFixtureRoot, generatedRoot string
 	// reportFixtureRoot is the report fixture: four crawls of 400 sites
@@ -105,11 +105,11 @@ func run(m *testing.M) (int, error) {
 	sitesFixtureRoot, generatedRoot, reportFixtureRoot = tmp+"/sites-fixture", tmp+"/generated", tmp+"/report-fixture"
 	panelRoot = tmp + "/panel"
 	for _, args := range [][]string{
-		{"run", "./scripts/ccmirror", "-crawl", "CC-MAIN-2025-05", "-out", tmp + "/cc", "reduce/testdata/sites"},
+		{"run", "./scripts/ccmirror", "-crawl", "CC-MAIN-2025-05", "-out", tmp + "/cc", "testdata/sites"},
 		{"run", "./cmd/robotstat", "panel", "--quiet", "--cc-base", tmp + "/cc", "--out", panelRoot, "scripts/verify/testdata/panel-sites.csv", "CC-MAIN-2025-05"},
 		{"run", "./scripts/reportfixture", reportFixtureRoot},
-		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", sitesFixtureRoot, "reduce/testdata/sites"},
-		{"run", "./scripts/gencorpus", "-n", "20000", "-per-file", "7000", "-out", tmp + "/corpus", "-robots", "stats/testdata/avuim"},
+		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", sitesFixtureRoot, "testdata/sites"},
+		{"run", "./scripts/gencorpus", "-n", "20000", "-per-file", "7000", "-out", tmp + "/corpus", "-robots", "testdata/avuim"},
 		{"run", "./cmd/robotstat", "analyze", "--quiet", "--out", generatedRoot, tmp + "/corpus"},
 	} {
 		cmd := exec.Command("go", args...)

@@ -4,10 +4,11 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,8 +71,23 @@ func TestReportCSVMatchesSQL(t *testing.T) {
 				if strings.Join(recs[0], ",") != strings.Join(header, ",") {
 					t.Fatalf("CSV header %v, SQL columns %v", recs[0], header)
 				}
-				key := func(r []string) string { return strings.Join(r, "|") }
-				var csvRows, sqlRows []string
+				// The counts must be equal; the 95% Wilson score bounds
+				// (the columns ending _lo and _hi) agree to the CSV's six
+				// decimals. Rows are matched on the other columns.
+				bound := make([]bool, len(header))
+				for i, h := range header {
+					bound[i] = strings.HasSuffix(h, "_lo") || strings.HasSuffix(h, "_hi")
+				}
+				key := func(r []string) string {
+					var k []string
+					for i, v := range r {
+						if !bound[i] {
+							k = append(k, v)
+						}
+					}
+					return strings.Join(k, "|")
+				}
+				csvRows := map[string][]string{}
 				for _, r := range recs[1:] {
 					// an empty CSV field is NULL
 					for i := range r {
@@ -79,22 +95,39 @@ func TestReportCSVMatchesSQL(t *testing.T) {
 							r[i] = "NULL"
 						}
 					}
-					csvRows = append(csvRows, key(r))
+					csvRows[key(r)] = r
 				}
+				if len(csvRows) != len(recs)-1 {
+					t.Errorf("%d CSV rows, %d distinct", len(recs)-1, len(csvRows))
+				}
+				if len(csvRows) != len(rows) {
+					t.Errorf("%d CSV rows, %d SQL rows", len(csvRows), len(rows))
+				}
+				bad, bounds := 0, 0
 				for _, r := range rows {
-					sqlRows = append(sqlRows, key(r))
-				}
-				sort.Strings(csvRows)
-				sort.Strings(sqlRows)
-				if len(csvRows) != len(sqlRows) {
-					t.Errorf("%d CSV rows, %d SQL rows", len(csvRows), len(sqlRows))
-				}
-				bad := 0
-				for i := 0; i < min(len(csvRows), len(sqlRows)) && bad < 5; i++ {
-					if csvRows[i] != sqlRows[i] {
-						t.Errorf("row %d:\n CSV %s\n SQL %s", i, csvRows[i], sqlRows[i])
-						bad++
+					c, ok := csvRows[key(r)]
+					if !ok {
+						if bad++; bad <= 5 {
+							t.Errorf("SQL row not in the CSV: %v", r)
+						}
+						continue
 					}
+					for i := range r {
+						if !bound[i] {
+							continue
+						}
+						a, errA := strconv.ParseFloat(c[i], 64)
+						b, errB := strconv.ParseFloat(r[i], 64)
+						if errA != nil || errB != nil || math.Abs(a-b) > 5e-7 || a < 0 || a > 1 {
+							if bad++; bad <= 5 {
+								t.Errorf("%s: CSV %s, SQL %s (row %v)", header[i], c[i], r[i], r)
+							}
+						}
+						bounds++
+					}
+				}
+				if bounds < 10*len(rows) {
+					t.Errorf("only %d bounds compared over %d rows", bounds, len(rows))
 				}
 				if len(rows) < 300 {
 					t.Errorf("only %d rows compared", len(rows))
