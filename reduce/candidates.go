@@ -44,29 +44,31 @@ func (c *crawlRun) resolveSites(cands, creqs, res, doms *spill, cs *CrawlSummary
 		return nil, err
 	}
 	cans, sites := sp[0], sp[1]
-	for q := range int(c.parts) {
-		if err := answerCandidates(q, res, creqs, cans); err != nil {
-			return nil, err
-		}
+	err = c.steps(int(c.parts), []*spill{cans}, func(q int, o *stepOut) error {
+		return answerCandidates(q, res, creqs, o.sinks[0])
+	}, nil)
+	if err != nil {
+		return nil, err
 	}
 	if err := removeSpills(creqs); err != nil {
 		return nil, err
 	}
 	pick := sitePicker{crawl: c.crawl, date: c.date, parts: c.parts}
-	for p := range int(c.parts) {
-		if err := c.ctx.Err(); err != nil {
-			return nil, err
-		}
-		n, err := pick.sites(p, cands, cans, c.out, sites, doms)
-		if err != nil {
-			return nil, err
-		}
+	err = c.steps(int(c.parts), []*spill{sites, doms}, func(p int, o *stepOut) error {
+		var err error
+		o.n.sites, err = pick.sites(p, cands, cans, o.rows, o.sinks[0], o.sinks[1])
+		return err
+	}, func(_ int, got stepCounts) {
+		n := got.sites
 		cs.Sites += n.sites
 		for class, k := range n.byClass {
 			if k > 0 {
 				cs.ByOutcome[classOutcome[class]] += k
 			}
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return sites, nil
 }

@@ -23,18 +23,20 @@ import (
 // other partitions and rows, and returns its counts. The crawlRun, the
 // partitioner and the crawl's date are not changed by a step, and neither
 // is a step's receiver except botsStep's cache (one botsStep a goroutine).
-// So the steps of one loop may run at once, each with sinks of its own
-// appended in partition order to keep the output the same; here they run
-// one after the other.
+// So the steps of one loop run at once, up to Options.Workers of them,
+// each with sinks of its own appended in partition order to keep the
+// output the same (parallel.go).
 type crawlRun struct {
 	ctx   context.Context
 	crawl string
 	index int // of the crawl among the dataset's, for the history
 	parts partitioner
-	dir   string
-	out   *writer
-	hist  *history
-	date  int32 // sites.crawl_date, once stage A has read the captures
+	// workers is how many steps of a loop run at once (Options.Workers).
+	workers int
+	dir     string
+	out     *writer
+	hist    *history
+	date    int32 // sites.crawl_date, once stage A has read the captures
 	// hosts, when not nil, are the crawl's sites: a crawl read only by
 	// panels (schema.Index.PanelHosts) has its listed hosts as sites, not
 	// the hosts of the redirect targets it read for them.

@@ -50,7 +50,9 @@
 //
 // A crawl's captures are spilled into partition files by the host part of
 // their URL (most redirects stay on their host), and every stage holds one
-// partition in memory: Options.PartitionCaptures captures at most.
+// partition in memory: Options.PartitionCaptures captures at most, and
+// Options.Workers partitions are resolved at once (parallel.go), each by a
+// step of its own, so memory is Workers partitions.
 // Redirects across partitions travel as request and answer records through
 // further partition files, one round per redirect followed. The spill
 // folder lies inside the dataset's root and is removed at the end.

@@ -111,3 +111,53 @@ func TestSitesInputOrder(t *testing.T) {
 		t.Errorf("the rows differ when the captures are read in another order")
 	}
 }
+
+// TestSitesWorkers: resolving partitions at once changes no row of sites,
+// site_bots, site_history or domains, nor their order, nor the summary: 1, 2 and 7
+// workers over 7 partitions of the fixture's crawl (and of the others),
+// where every step's records go to other partitions.
+func TestSitesWorkers(t *testing.T) {
+	t.Parallel()
+	captures := 0
+	for _, s := range reducetest.Sites {
+		captures += len(s.Fetches)
+	}
+	n := 1
+	for ; n <= captures && reduce.PartitionsFor(int64(captures), int64(n), reduce.MaxPartitions) != 7; n++ {
+	}
+	dir, want := build(t, reduce.Options{PartitionCaptures: n, Workers: 1}, threeCrawls...)
+	unsorted := func() tables {
+		return tables{reducetest.ReadTable[schema.SiteRow](t, dir, schema.Sites), reducetest.ReadTable[schema.SiteBotRow](t, dir, schema.SiteBots),
+			reducetest.ReadTable[schema.SiteHistoryRow](t, dir, schema.SiteHistory)}
+	}
+	wantRows := unsorted()
+	wantDomains := reducetest.ReadTable[schema.DomainRow](t, dir, schema.Domains)
+	if len(wantDomains) == 0 {
+		t.Fatal("no domains rows: the inputs did not make them")
+	}
+	if len(wantRows.sites) < 40 || len(wantRows.bots) < 50*len(wantRows.sites) || len(wantRows.history) < len(wantRows.bots)/3 {
+		t.Fatalf("%d sites, %d site_bots, %d site_history rows: the inputs did not make it", len(wantRows.sites), len(wantRows.bots), len(wantRows.history))
+	}
+	for _, w := range []int{2, 7} {
+		got, err := reduce.Sites(t.Context(), reduce.Options{Dir: dir, Version: "test", PartitionCaptures: n, Workers: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: summary %+v, want %+v", w, got, want)
+		}
+		rows := unsorted()
+		if !reflect.DeepEqual(rows.sites, wantRows.sites) {
+			t.Errorf("%d workers: the sites rows differ", w)
+		}
+		if !reflect.DeepEqual(rows.bots, wantRows.bots) {
+			t.Errorf("%d workers: the site_bots rows differ", w)
+		}
+		if !reflect.DeepEqual(rows.history, wantRows.history) {
+			t.Errorf("%d workers: the site_history rows differ", w)
+		}
+		if got := reducetest.ReadTable[schema.DomainRow](t, dir, schema.Domains); !reflect.DeepEqual(got, wantDomains) {
+			t.Errorf("%d workers: the domains rows differ", w)
+		}
+	}
+}

@@ -42,20 +42,39 @@ func (c *crawlRun) siteBots(sites *spill, files []schema.File) (int64, []string,
 			b.histCats[i] = c.hist.catalog(metas[i], l)
 		}
 	}
+	// Each step running at once takes a botsStep of its own (its cache of
+	// decoded verdicts), handed from step to step through idle.
+	idle := make(chan *botsStep, max(c.workers, 1))
+	idle <- &b
+	for range cap(idle) - 1 {
+		o := b
+		o.sets = newVerdictSets(catalogs)
+		idle <- &o
+	}
+	outs := []*spill{}
+	if hist != nil {
+		outs = append(outs, c.hist.spill)
+	}
 	var n, records int64
-	for q := range int(c.parts) {
-		if err := c.ctx.Err(); err != nil {
-			return 0, nil, err
+	err = c.steps(int(c.parts), outs, func(q int, o *stepOut) error {
+		var h sink
+		if hist != nil {
+			h = o.sinks[0]
 		}
-		got, err := b.partition(q, sites, vs, c.out, hist)
-		if err != nil {
-			return 0, nil, err
+		st := <-idle
+		defer func() { idle <- st }()
+		var err error
+		o.n.bots, err = st.partition(q, sites, vs, o.rows, h)
+		return err
+	}, func(_ int, got stepCounts) {
+		n += got.bots.rows
+		records += got.bots.sites
+		if got.bots.bad != nil {
+			warns = append(warns, fmt.Sprintf("crawl %q: %v (those sites take the verdicts their outcome implies)", crawlLabel(c.crawl), got.bots.bad))
 		}
-		n += got.rows
-		records += got.sites
-		if got.bad != nil {
-			warns = append(warns, fmt.Sprintf("crawl %q: %v (those sites take the verdicts their outcome implies)", crawlLabel(c.crawl), got.bad))
-		}
+	})
+	if err != nil {
+		return 0, nil, err
 	}
 	if c.hist != nil {
 		c.hist.addSites(c.index, records)

@@ -23,16 +23,23 @@ type Options struct {
 	// PartitionCaptures is how many captures a partition holds at most: the
 	// unit of work held in memory at once. 0 means DefaultPartitionCaptures.
 	PartitionCaptures int
+	// Workers is how many partitions are resolved at once; 0 means 1. Each
+	// holds one partition in memory, so the step's memory bound is
+	// Workers times that of one. The output is the same for any Workers.
+	Workers int
 }
 
 // DefaultPartitionCaptures keeps a partition's maps (about 600 bytes per
 // capture in the worst stage, resolveSites's candidates, counting the
-// garbage collector's headroom) near 150 MiB: the whole step peaked at
-// 390 MB RSS with 333,000 captures a partition.
-const DefaultPartitionCaptures = 250_000
+// garbage collector's headroom) near 75 MiB, so that two workers hold what
+// one did before Options.Workers (partitions of 250,000 captures, 150 MiB:
+// the whole step peaked at 390 MB RSS with 333,000 captures a partition).
+// Each worker holds one partition.
+const DefaultPartitionCaptures = 125_000
 
-// maxPartitions bounds the partitions of a crawl: 1024 of 250,000 captures
-// are 256M captures, three times Common Crawl's largest robots.txt crawl.
+// maxPartitions bounds the partitions of a crawl: 1024 of 125,000 captures
+// are 128M captures, more than Common Crawl's largest robots.txt crawl
+// (92M).
 // Past it partitions grow, and memory with them. Spill files are open only
 // while read or written, so P costs buffers (spillBuffer per partition of
 // each kind written), not file descriptors.
@@ -121,7 +128,7 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	for ci, crawl := range crawls {
 		files := filesOf(in.captures, crawl)
 		p := partitionsFor(in.rowsOf(files), int64(o.PartitionCaptures), maxPartitions)
-		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, parts: partitioner(p), dir: tmp, out: out, hist: hist,
+		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, parts: partitioner(p), workers: o.Workers, dir: tmp, out: out, hist: hist,
 			hosts: in.panels[crawl]}
 		cs, warns, err := c.run(files, filesOf(in.verdicts, crawl))
 		if err != nil {
@@ -219,10 +226,24 @@ func spillFolder(dir string) (string, error) {
 }
 
 // partitionsFor returns how many partitions hold n records, per at most
-// each and at most max of them.
+// each and at most max of them; and at least as many as let
+// parallelPartitions workers share the steps, as long as each holds
+// minPartition records. The count depends on the input alone, not on
+// Options.Workers, so that the rows come in the same order for any
+// Workers.
 func partitionsFor(n, each int64, max_ int) int {
-	return int(min(max(1, (n+each-1)/each), int64(max_)))
+	p := max(1, (n+each-1)/each, min(parallelPartitions, n/minPartition))
+	return int(min(p, int64(max_)))
 }
+
+// parallelPartitions and minPartition: a crawl of 100k captures is
+// resolved in 12 partitions and one of a million or more in 64 at least,
+// enough for 64 workers, while a partition's fixed costs (its files,
+// opened once a loop) stay small beside its records.
+const (
+	parallelPartitions = 64
+	minPartition       = 8192
+)
 
 // crawlsOf returns the crawls of files in their order (TableFiles sorts
 // by crawl, the unknown crawl last).

@@ -25,10 +25,11 @@ func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
 		return nil, err
 	}
 	nodes, layer, next, reqs, answers := sp[0], sp[1], sp[2], sp[3], sp[4]
-	for p := range int(c.parts) {
-		if err := targetNodes(p, c.parts, targets, caps, nodes, layer, reqs); err != nil {
-			return nil, err
-		}
+	err = c.steps(int(c.parts), []*spill{nodes, layer, reqs}, func(p int, o *stepOut) error {
+		return targetNodes(p, c.parts, targets, caps, o.sinks[0], o.sinks[1], o.sinks[2])
+	}, nil)
+	if err != nil {
+		return nil, err
 	}
 	for range maxHops - 1 {
 		if err := c.ctx.Err(); err != nil {
@@ -37,18 +38,20 @@ func (c *crawlRun) resolveTargets(caps, targets *spill) (*spill, error) {
 		if err := answers.reset(); err != nil {
 			return nil, err
 		}
-		for q := range int(c.parts) {
-			if err := answerHops(q, layer, reqs, answers); err != nil {
-				return nil, err
-			}
+		err := c.steps(int(c.parts), []*spill{answers}, func(q int, o *stepOut) error {
+			return answerHops(q, layer, reqs, o.sinks[0])
+		}, nil)
+		if err != nil {
+			return nil, err
 		}
 		if err := next.reset(); err != nil {
 			return nil, err
 		}
-		for p := range int(c.parts) {
-			if err := nextLayer(p, answers, nodes, next); err != nil {
-				return nil, err
-			}
+		err = c.steps(int(c.parts), []*spill{next}, func(p int, o *stepOut) error {
+			return nextLayer(p, answers, nodes, o.sinks[0])
+		}, nil)
+		if err != nil {
+			return nil, err
 		}
 		layer, next = next, layer
 	}

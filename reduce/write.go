@@ -6,11 +6,20 @@ import "github.com/robotstat/robotstat/schema"
 // through the bots encoder as blocks, one per site (its bots share the
 // site's key and take a few distinct verdict tuples), which is several
 // times cheaper than building and encoding its rows one by one.
+//
+// A step running beside others writes through a writer of its own (held):
+// it encodes its rows into row groups it keeps (schema's Held
+// LocalWriters), sealed at the end of the step, and the loop releases them
+// to the tables in partition order, so that the encoding is the step's
+// and the rows come in the same order for any number of workers.
 type writer struct {
-	sites       *schema.TableWriter[schema.SiteRow]
+	sitesT      *schema.TableWriter[schema.SiteRow]
+	botsT       *schema.TableWriter[schema.SiteBotRow]
+	sites       interface{ Write([]schema.SiteRow) error }
 	bots        *schema.LocalWriter[schema.SiteBotRow]
 	history     *schema.TableWriter[schema.SiteHistoryRow]
-	domains     *schema.TableWriter[schema.DomainRow]
+	domains     *schema.TableWriter[schema.DomainRow] // nil in a held writer: domains are written after the steps
+	heldSites   *schema.LocalWriter[schema.SiteRow]   // a held writer's; nil otherwise
 	siteRows    []schema.SiteRow
 	domainRows  []schema.DomainRow
 	blocks      []schema.BotsBlock
@@ -18,8 +27,37 @@ type writer struct {
 }
 
 func newWriter(ds *schema.Dataset) *writer {
-	return &writer{sites: schema.WriterOf[schema.SiteRow](ds), bots: schema.WriterOf[schema.SiteBotRow](ds).Local(),
+	w := &writer{sitesT: schema.WriterOf[schema.SiteRow](ds), botsT: schema.WriterOf[schema.SiteBotRow](ds),
 		history: schema.WriterOf[schema.SiteHistoryRow](ds), domains: schema.WriterOf[schema.DomainRow](ds)}
+	w.sites, w.bots = w.sitesT, w.botsT.Local()
+	return w
+}
+
+// held returns a writer of sites and site_bots rows for one step, whose
+// row groups reach the tables at release.
+func (w *writer) held() *writer {
+	h := &writer{sitesT: w.sitesT, botsT: w.botsT, heldSites: w.sitesT.Held(), bots: w.botsT.Held()}
+	h.sites = h.heldSites
+	return h
+}
+
+// seal encodes what a held writer holds, in the step's goroutine.
+func (w *writer) seal() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.heldSites.Seal(); err != nil {
+		return err
+	}
+	return w.bots.Seal()
+}
+
+// release hands a held writer's row groups to the tables.
+func (w *writer) release() error {
+	if err := w.heldSites.Release(); err != nil {
+		return err
+	}
+	return w.bots.Release()
 }
 
 const (

@@ -236,7 +236,11 @@ func (st *stance) done() {
 }
 
 // AddSignals reads signals rows of the current crawl; they must come
-// before its sites rows, and the rows of a capture together.
+// before its sites rows. A capture's rows may come in any order and apart
+// (analyze's workers write row groups of their own, and a capture's rows
+// may be split between two of them): each capture's train-ai groups are
+// combined only at the end of the crawl's signals (endSignals), so the
+// result does not depend on the order of the rows.
 func (s *Tally) AddSignals(rows []schema.SignalRow) {
 	s.mustBeOpen("signals")
 	if s.sitesBegun || s.othersBegun {
@@ -245,9 +249,6 @@ func (s *Tally) AddSignals(rows []schema.SignalRow) {
 	for i := range rows {
 		r := &rows[i]
 		if s.sig == nil || r.CaptureID != s.sigID {
-			if s.sig != nil {
-				s.sig.done()
-			}
 			if s.capSignals == nil {
 				s.capSignals = map[uint64]*stance{}
 			}
@@ -263,13 +264,16 @@ func (s *Tally) AddSignals(rows []schema.SignalRow) {
 	}
 }
 
-// endSignals combines the last capture's signals; a capture's rows may go
-// on in the next AddSignals call, so it waits for the crawl's sites.
+// endSignals combines the train-ai groups of every capture read, once all
+// of the crawl's signals rows are in; it waits for the crawl's sites.
 func (s *Tally) endSignals() {
-	if s.sig != nil {
-		s.sig.done()
-		s.sig, s.sigID = nil, ""
+	if s.sig == nil {
+		return
 	}
+	for _, st := range s.capSignals {
+		st.done()
+	}
+	s.sig, s.sigID = nil, ""
 }
 
 // signalRows are the facts the signals table counts, of parsed sites.

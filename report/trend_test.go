@@ -388,3 +388,33 @@ func TestSignalsSplitOverCalls(t *testing.T) {
 		t.Errorf("signals against rules %+v, want one site: allowed, agree", rows2)
 	}
 }
+
+// A capture's signals rows may come apart, another capture's between them
+// (analyze's workers write row groups of their own, and a capture's rows
+// may be split over two): its groups are still combined as one, so the
+// longest path wins as in TestSignalsSplitOverCalls, whatever the order.
+func TestSignalsApart(t *testing.T) {
+	id, other := schema.CaptureID("", "", "x", 1), schema.CaptureID("", "", "y", 2)
+	g := int32(0)
+	rows := []schema.SignalRow{
+		{Key: schema.Key{CaptureID: id}, Directive: "content-usage", Line: 2, GroupIndex: &g, StarGroup: true, Path: "/", Name: "train-ai", Value: "y"},
+		{Key: schema.Key{CaptureID: other}, Directive: "content-usage", Line: 2, GroupIndex: &g, StarGroup: true, Name: "train-ai", Value: "n"},
+		{Key: schema.Key{CaptureID: id}, Directive: "content-usage", Line: 3, GroupIndex: &g, StarGroup: true, Name: "train-ai", Value: "n"},
+	}
+	for name, order := range map[string][]int{"together": {0, 2, 1}, "apart": {0, 1, 2}, "apart_reversed": {2, 1, 0}} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := NewTally(TallyOptions{})
+			s.BeginCrawl("c", 1, 1)
+			for _, i := range order {
+				s.AddSignals(rows[i : i+1])
+			}
+			s.AddSites([]schema.SiteRow{{Host: "a.example", CaptureID: id, URL: "u", FinalURL: "u", Outcome: schema.OutcomeParsed}})
+			s.AddSiteBots([]schema.SiteBotRow{{Host: "a.example", Bot: "GPTBot", Category: schema.CategoryAITraining, Matched: schema.MatchedStar, Verdict: schema.VerdictNone}})
+			s.EndCrawl()
+			got := table(t, s.Report(), TableSignalRules).Rows
+			if len(got) != 1 || got[0].Labels[0] != "allowed" || got[0].Labels[2] != "agree" {
+				t.Errorf("signals against rules %+v, want one site: allowed, agree", got)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -68,6 +69,7 @@ type committer interface {
 	Rows() int64
 	lock()
 	unlock()
+	seals() []func() error
 	drain() error
 	sortedCrawls() []string
 	ensureFile(crawl string) error
@@ -239,6 +241,13 @@ func (d *Dataset) commit(ctx context.Context, failed error, o Outcome) ([]string
 		return nil, errors.Join(fmt.Errorf("schema: commit of %s: %w", d.root, err), d.removeTemps())
 	}
 
+	var seals []func() error
+	for _, t := range d.tables {
+		seals = append(seals, t.seals()...)
+	}
+	if err := runAll(seals, runtime.GOMAXPROCS(0)); err != nil {
+		return nil, errors.Join(err, d.removeTemps())
+	}
 	for _, t := range d.tables {
 		if err := t.drain(); err != nil {
 			return nil, errors.Join(err, d.removeTemps())
@@ -441,4 +450,20 @@ func (d *Dataset) Abort() error {
 		}
 	}()
 	return d.removeTemps()
+}
+
+// runAll runs fs, up to n at once, and returns their errors joined.
+func runAll(fs []func() error, n int) error {
+	errs := make([]error, len(fs))
+	sem := make(chan struct{}, max(n, 1))
+	var wg sync.WaitGroup
+	for i, f := range fs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = f()
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -164,3 +164,161 @@ func TestLocalWriterNil(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestLocalWriterDictionaryOverflow: with a dictionary limit the captures'
+// urls pass within a row group (parquet-go checks it at each page, of some
+// 16k rows' dictionary indexes), the workers' row groups cannot be copied
+// into the shared file verbatim and become files of their own. The rows
+// are exactly those written, every file is a readable Parquet file whose
+// metadata names its table, and the completion record names every file
+// with its rows.
+func TestLocalWriterDictionaryOverflow(t *testing.T) {
+	const workers, perWorker, rowGroup = 2, 45_000, 20_000
+	ds := create(t, schema.Options{RowGroupRows: rowGroup, DictionaryBytes: 512})
+	const crawl = "CC-MAIN-2024-33" // one partition: every row group fills
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			caps := schematest.Range(w*perWorker, (w+1)*perWorker).Captures
+			for i := range caps {
+				caps[i].Crawl = crawl
+			}
+			errs[w] = schematest.WriteBatches(schema.WriterOf[schema.CaptureRow](ds).Local(), caps, 97)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	names := walkNames(t, filepath.Join(ds.Root(), "captures"))
+	// Each worker's full row groups (two of 20k of its 45k rows) are
+	// files of their own, beside the file its last row groups went to.
+	if min := 1 + workers*(perWorker/rowGroup); len(names) < min {
+		t.Errorf("captures: %d files %v, want at least %d (a row group whose dictionary overflowed is a file of its own)", len(names), names, min)
+	}
+	var fileRows int64
+	for _, n := range names {
+		f := openFile(t, filepath.Join(ds.Root(), "captures", n))
+		if v, _ := f.Lookup(schema.MetaTable); v != string(schema.Captures) {
+			t.Errorf("%s: metadata robotstat.table = %q, want captures", n, v)
+		}
+		fileRows += f.NumRows()
+	}
+	if fileRows != workers*perWorker {
+		t.Errorf("captures files hold %d rows, want %d", fileRows, workers*perWorker)
+	}
+	caps := readTable[schema.CaptureRow](t, ds)
+	want := schematest.Generate(workers * perWorker).Captures
+	for i := range want {
+		want[i].Crawl = crawl
+	}
+	byID := func(a, b schema.CaptureRow) int { return cmp.Compare(a.CaptureID, b.CaptureID) }
+	slices.SortFunc(caps, byID)
+	slices.SortFunc(want, byID)
+	if len(caps) != len(want) {
+		t.Fatalf("%d captures rows back, want %d", len(caps), len(want))
+	}
+	for i := range caps {
+		caps[i].FetchTime, want[i].FetchTime = caps[i].FetchTime.UTC(), want[i].FetchTime.UTC()
+		if !reflect.DeepEqual(caps[i], want[i]) {
+			t.Fatalf("captures row %d:\n got %+v\nwant %+v", i, caps[i], want[i])
+		}
+	}
+	var recorded int64
+	for _, rt := range ds.Rows() {
+		if rt.Table == schema.Captures {
+			recorded = rt.Rows
+		}
+	}
+	if recorded != workers*perWorker {
+		t.Errorf("Rows() says %d captures rows, want %d", recorded, workers*perWorker)
+	}
+}
+
+// TestHeldRelease: a Held LocalWriter hands nothing to the table until
+// Release, and row groups released one writer after the other reach the
+// file in that order whatever order the writers were filled and sealed in
+// (robotstat sites' steps: encoded at once, released in partition order).
+func TestHeldRelease(t *testing.T) {
+	const writers, each, rowGroup = 3, 120, 50
+	ds := create(t, schema.Options{RowGroupRows: rowGroup})
+	tw := schema.WriterOf[schema.CaptureRow](ds)
+	const crawl = "CC-MAIN-2024-33"
+	all := schematest.Range(0, writers*each).Captures
+	for i := range all {
+		all[i].Crawl = crawl
+	}
+	held := make([]*schema.LocalWriter[schema.CaptureRow], writers)
+	for w := writers - 1; w >= 0; w-- { // filled and sealed last to first
+		held[w] = tw.Held()
+		if err := schematest.WriteBatches(held[w], all[w*each:(w+1)*each], 7); err != nil {
+			t.Fatal(err)
+		}
+		if err := held[w].Seal(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for w := range held {
+		if err := held[w].Release(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := readTable[schema.CaptureRow](t, ds)
+	if len(got) != len(all) {
+		t.Fatalf("%d rows back, want %d", len(got), len(all))
+	}
+	for i := range got {
+		if got[i].CaptureID != all[i].CaptureID {
+			t.Fatalf("row %d is capture %s, want %s: released row groups out of order", i, got[i].CaptureID, all[i].CaptureID)
+		}
+	}
+}
+
+// TestHeldNotCommitted: rows of a Held LocalWriter that is never released
+// are neither committed (Commit ships the Local ones only) nor counted;
+// released without Seal, its row groups are encoded by Release.
+func TestHeldNotCommitted(t *testing.T) {
+	ds := create(t, schema.Options{})
+	h := schema.WriterOf[schema.CaptureRow](ds).Held()
+	if err := schematest.WriteBatches(h, schematest.Range(0, 10).Captures, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTable[schema.CaptureRow](t, ds); len(got) != 0 {
+		t.Errorf("%d rows committed from a Held writer never released, want 0", len(got))
+	}
+	for _, rt := range ds.Rows() {
+		if rt.Table == schema.Captures && rt.Rows != 0 {
+			t.Errorf("Rows() counts %d captures rows of a Held writer never released, want 0", rt.Rows)
+		}
+	}
+
+	ds = create(t, schema.Options{})
+	h = schema.WriterOf[schema.CaptureRow](ds).Held()
+	if err := schematest.WriteBatches(h, schematest.Range(0, 10).Captures, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTable[schema.CaptureRow](t, ds); len(got) != 10 {
+		t.Errorf("%d rows committed from a Held writer released without Seal, want 10", len(got))
+	}
+	for _, rt := range ds.Rows() {
+		if rt.Table == schema.Captures && rt.Rows != 10 {
+			t.Errorf("Rows() counts %d captures rows once released, want 10", rt.Rows)
+		}
+	}
+}

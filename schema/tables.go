@@ -136,17 +136,17 @@ type tableDef struct {
 // tableDefs lists the tables in the order of AllTables: the order of the
 // documentation, of Commit, of the run summary.
 var tableDefs = [...]tableDef{
-	shared(Captures, true, func(b *Batch) []CaptureRow { return b.Captures }),
+	local(Captures, true, func(b *Batch) []CaptureRow { return b.Captures }),
 	local(Groups, true, func(b *Batch) []GroupRow { return b.Groups }),
 	local(Agents, true, func(b *Batch) []AgentRow { return b.Agents }),
 	botsTable(),
-	shared(Directives, true, func(b *Batch) []DirectiveRow { return b.Directives }),
-	shared(Signals, true, func(b *Batch) []SignalRow { return b.SignalRows }),
-	shared(Verdicts, true, func(b *Batch) []VerdictsRow { return b.Verdicts }),
+	local(Directives, true, func(b *Batch) []DirectiveRow { return b.Directives }),
+	local(Signals, true, func(b *Batch) []SignalRow { return b.SignalRows }),
+	local(Verdicts, true, func(b *Batch) []VerdictsRow { return b.Verdicts }),
 	direct[ErrorRow](Errors, true),
 	local(Rules, false, func(b *Batch) []RuleRow { return b.Rules }),
-	shared(Sitemaps, false, func(b *Batch) []SitemapRow { return b.Sitemaps }),
-	shared(Diagnostics, false, func(b *Batch) []DiagnosticRow { return b.Diagnostics }),
+	local(Sitemaps, false, func(b *Batch) []SitemapRow { return b.Sitemaps }),
+	local(Diagnostics, false, func(b *Batch) []DiagnosticRow { return b.Diagnostics }),
 	reduced(direct[SiteRow](Sites, true)),
 	reduced(direct[SiteBotRow](SiteBots, true)),
 	reduced(direct[SiteHistoryRow](SiteHistory, true)),
@@ -159,16 +159,16 @@ func reduced(d tableDef) tableDef {
 	return d
 }
 
-// Two ways of writing a table, chosen per table by measurement (see
-// LocalWriter): tables with many rows per capture (groups, agents, bots,
-// rules) are encoded in each worker's goroutine by its own LocalWriter;
-// tables of a row or two per capture go through the shared TableWriter,
-// whose row groups span so many captures that the url and capture_id
-// dictionaries overflow into plain pages, which parquet-go cannot append
-// verbatim and would re-encode under the lock (measured: captures and
-// directives).
+// Every table a Batch carries is encoded by each worker's own LocalWriter
+// (groups, agents, rules and the bots table's own encoder since they were
+// measured; captures, directives, signals, verdicts, sitemaps and
+// diagnostics since issue 23, when TableWriter.Write under the table's lock
+// was 15% of a run's CPU that one worker at a time could run). Their row
+// groups whose dictionaries overflow become files of their own instead of
+// being re-encoded under the lock (LocalWriter).
 
-// shared is a table every Sink writes through its TableWriter.
+// shared is a table whose rows one goroutine writes through its
+// TableWriter (local and direct build on it).
 func shared[T Row](name TableName, dflt bool, rows func(*Batch) []T) tableDef {
 	return tableDef{
 		name: name, dflt: dflt,

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -23,14 +25,12 @@ type Row interface {
 // TableWriter writes the rows of one table of a Dataset: one Parquet file
 // per crawl partition, each opened on the first row of its crawl.
 //
-// A TableWriter is safe for concurrent use by several goroutines. Each
-// Write encodes its batch in the caller's goroutine under the table's lock,
-// so workers writing different tables encode in parallel while writes to
-// one table are serialised. That is fine for tables of a few rows per
-// capture, but the bots table's 101 rows per capture made its encoding half
-// of an analyze run's CPU, all of it under one lock; workers that write a
-// lot should each use a LocalWriter (Local), which encodes without the lock
-// and only appends finished row groups under it.
+// A TableWriter is safe for concurrent use by several goroutines. Its Write
+// encodes a batch in the caller's goroutine under the table's lock, so
+// writes to one table through it are serialised: analyze's workers do not
+// use it but a LocalWriter each (Local, through a Sink), which encodes
+// without the lock; Write is for the rows one goroutine writes (an input's
+// errors at commit, the tables robotstat sites builds).
 //
 // A nil *TableWriter (a table not in Options.Tables) accepts and discards
 // rows, so callers need not branch on the tables the user chose.
@@ -39,17 +39,18 @@ type TableWriter[T Row] struct {
 	name TableName
 	base []parquet.WriterOption // options common to every file of the table
 
+	rows atomic.Int64 // accepted by Write and the LocalWriters
+
 	mu     sync.Mutex
 	parts  map[string]*part[T] // by crawl: the file being written
-	full   []*atomicFile       // files rolled over: complete, renamed at Commit
-	rows   int64
-	locals []*LocalWriter[T] // shipped by drain
+	next   map[string]int      // by crawl: the seq of its next file
+	full   []*atomicFile       // files complete (rolled over, or a LocalWriter's whole), renamed at Commit
+	locals []*LocalWriter[T]   // shipped by drain
 }
 
 // part is the file of a table's crawl partition being written: the rows of
 // one crawl, from the seq-th file on.
 type part[T Row] struct {
-	seq  int
 	file *atomicFile
 	w    *parquet.GenericWriter[T]
 	rows int64
@@ -76,6 +77,7 @@ func newTableWriter[T Row](ds *Dataset, name TableName) *TableWriter[T] {
 			parquet.DataPageStatistics(false),
 		},
 		parts: make(map[string]*part[T]),
+		next:  make(map[string]int),
 	}
 }
 
@@ -96,9 +98,7 @@ func (t *TableWriter[T]) Rows() int64 {
 	if t == nil {
 		return 0
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.rows
+	return t.rows.Load()
 }
 
 // Write appends rows to the table, each to the file of its crawl
@@ -135,7 +135,7 @@ func (t *TableWriter[T]) Write(rows []T) error {
 		if err := p.write(rows[:n], t.ds.opts.RowGroupBytes); err != nil {
 			return t.ds.fail(err)
 		}
-		t.rows += int64(n)
+		t.rows.Add(int64(n))
 		rows = rows[n:]
 	}
 	return nil
@@ -145,7 +145,6 @@ func (t *TableWriter[T]) Write(rows []T) error {
 // on first use, and rolling over to a new file when the current one holds
 // Options.FileRowGroups row groups' worth of rows. The caller holds t.mu.
 func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
-	seq := 0
 	if p, ok := t.parts[crawl]; ok {
 		o := &t.ds.opts
 		if p.rows < o.FileRowGroups*o.RowGroupRows {
@@ -155,12 +154,25 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 			return nil, err
 		}
 		t.full = append(t.full, p.file)
-		seq = p.seq + 1
 	}
+	f, err := t.newFile(crawl)
+	if err != nil {
+		return nil, err
+	}
+	p := &part[T]{file: f, w: parquet.NewGenericWriter[T](f, t.fileOptions(crawl)...)}
+	t.parts[crawl] = p
+	return p, nil
+}
+
+// newFile creates the temporary file of crawl's next file of the table,
+// and its directory. The caller holds t.mu.
+func (t *TableWriter[T]) newFile(crawl string) (*atomicFile, error) {
 	elem, err := partitionDir(crawl)
 	if err != nil {
 		return nil, fmt.Errorf("%w (table %s)", err, t.name)
 	}
+	seq := t.next[crawl]
+	t.next[crawl] = seq + 1
 	dir := filepath.Join(t.ds.root, string(t.name), elem)
 	final := filepath.Join(dir, partName(t.ds.opts.RunID, t.ds.gen, seq))
 	if !within(t.ds.root, final) {
@@ -174,10 +186,13 @@ func (t *TableWriter[T]) part(crawl string) (*part[T], error) {
 		return nil, err
 	}
 	f.table, f.crawl = t.name, crawl
-	opts := append(append([]parquet.WriterOption(nil), t.base...), fileMetadata(&t.ds.opts, t.name, crawl)...)
-	p := &part[T]{seq: seq, file: f, w: parquet.NewGenericWriter[T](f, opts...)}
-	t.parts[crawl] = p
-	return p, nil
+	return f, nil
+}
+
+// fileOptions are the Parquet writer options of a file of crawl: the
+// table's, and the metadata every file of the dataset records.
+func (t *TableWriter[T]) fileOptions(crawl string) []parquet.WriterOption {
+	return append(append([]parquet.WriterOption(nil), t.base...), fileMetadata(&t.ds.opts, t.name, crawl)...)
 }
 
 // partName is the name of a partition's seq-th file of a commit gen of a
@@ -254,17 +269,46 @@ func (p *part[T]) write(rows []T, maxBytes int64) error {
 func (t *TableWriter[T]) lock()   { t.mu.Lock() }
 func (t *TableWriter[T]) unlock() { t.mu.Unlock() }
 
+// seals returns, for each of the table's LocalWriters, a function that
+// encodes the row groups it is filling (LocalWriter.seal); Commit runs
+// them at once before drain, so that the encoding of every worker's last
+// row groups is not done one after the other.
+func (t *TableWriter[T]) seals() []func() error {
+	fs := make([]func() error, len(t.locals))
+	for i, l := range t.locals {
+		fs[i] = l.seal
+	}
+	return fs
+}
+
 // drain ships what the table's LocalWriters still hold.
 func (t *TableWriter[T]) drain() error {
 	for _, l := range t.locals {
-		if err := l.shipAll(); err != nil {
+		if err := l.release(true); err != nil {
+			return err
+		}
+		if err := l.shipAll(true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// sortedCrawls returns the crawls the table has rows of, in its files
+// being written or complete.
 func (t *TableWriter[T]) sortedCrawls() []string {
+	cs := t.partCrawls()
+	for _, f := range t.full {
+		if !slices.Contains(cs, f.crawl) {
+			cs = append(cs, f.crawl)
+		}
+	}
+	sort.Strings(cs)
+	return cs
+}
+
+// partCrawls returns the crawls of the files being written, sorted.
+func (t *TableWriter[T]) partCrawls() []string {
 	cs := make([]string, 0, len(t.parts))
 	for c := range t.parts {
 		cs = append(cs, c)
@@ -276,17 +320,17 @@ func (t *TableWriter[T]) sortedCrawls() []string {
 // ensureFile gives a table that received no rows one zero-row file in the
 // partition of crawl, so that every enabled table can be opened.
 func (t *TableWriter[T]) ensureFile(crawl string) error {
-	if len(t.parts) > 0 {
+	if len(t.parts) > 0 || len(t.full) > 0 {
 		return nil
 	}
 	_, err := t.part(crawl)
 	return err
 }
 
-// files returns the table's files: those rolled over, in the order they
-// filled, then the current one of each crawl in crawl order.
+// files returns the table's files: those complete, in the order they
+// completed, then the current one of each crawl in crawl order.
 func (t *TableWriter[T]) files() []*atomicFile {
-	cs := t.sortedCrawls()
+	cs := t.partCrawls()
 	fs := append(make([]*atomicFile, 0, len(t.full)+len(cs)), t.full...)
 	for _, c := range cs {
 		fs = append(fs, t.parts[c].file)
@@ -296,7 +340,7 @@ func (t *TableWriter[T]) files() []*atomicFile {
 
 // finish writes the footer of every crawl's current file and syncs it.
 func (t *TableWriter[T]) finish() error {
-	for _, c := range t.sortedCrawls() {
+	for _, c := range t.partCrawls() {
 		if err := t.parts[c].close(); err != nil {
 			return err
 		}

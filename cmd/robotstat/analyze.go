@@ -100,7 +100,7 @@ Examples:
 
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
-	cpuprofile, memprofile                                                  string
+	cpuprofile, memprofile, mutexprofile, blockprofile                      string
 	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB, errors, zstdWindowMiB              int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
@@ -168,6 +168,8 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.memoryLimitMiB, "memory-limit", 0, "soft memory limit in `MiB` for the Go heap (0: 224 + 32 per worker, unless GOMEMLIMIT is set; -1: none)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
 	fs.StringVar(&f.memprofile, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
+	fs.StringVar(&f.mutexprofile, "mutexprofile", "", "write a profile of the run's contended locks to `FILE` (go tool pprof; every contention recorded; for scripts/bench)")
+	fs.StringVar(&f.blockprofile, "blockprofile", "", "write a profile of where the run's goroutines waited to `FILE` (go tool pprof; every wait recorded)")
 }
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
@@ -190,7 +192,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		old := debug.SetMemoryLimit(limit)
 		defer debug.SetMemoryLimit(old)
 	}
-	prof, err := startProfile(f.cpuprofile, f.memprofile)
+	prof, err := startProfile(profilePaths{cpu: f.cpuprofile, mem: f.memprofile, mutex: f.mutexprofile, block: f.blockprofile})
 	if err != nil {
 		return err
 	}
@@ -449,7 +451,7 @@ func (m *Main) sitesAfterAnalyze(ctx context.Context, f analyzeFlags, res *analy
 		// Nothing to build from: say so rather than fail on the missing table.
 		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
 	default:
-		ss, err := m.buildSites(ctx, root)
+		ss, err := m.buildSites(ctx, root, f.workers)
 		if err != nil {
 			return err
 		}

@@ -339,11 +339,13 @@ func TestAnalyzeProfiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
-	_, stderr, code := run(t, "", "analyze", "--out", filepath.Join(dir, "out"), "--cpuprofile", cpu, "--memprofile", mem)
+	mutex, block := filepath.Join(dir, "mutex.prof"), filepath.Join(dir, "block.prof")
+	_, stderr, code := run(t, "", "analyze", "--out", filepath.Join(dir, "out"), "--cpuprofile", cpu, "--memprofile", mem,
+		"--mutexprofile", mutex, "--blockprofile", block)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	for _, p := range []string{cpu, mem} {
+	for _, p := range []string{cpu, mem, mutex, block} {
 		f, err := os.Open(p)
 		if err != nil {
 			t.Fatal(err)

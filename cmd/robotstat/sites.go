@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/robotstat/robotstat/reduce"
@@ -37,13 +38,24 @@ killed robotstat left there (a killed sites build's files among them).
 The rules, with a worked example of each, are in schema/README.md (sites);
 scripts/sql/sites.sql is the same definition in SQL.
 
+--workers N resolves N host-hash partitions at once (default: the number
+of CPUs, as analyze); each holds one partition in memory, so peak memory
+grows by about one partition's worth per worker. The tables are the same,
+row for row and in the same order, for any N.
+
 Examples:
   robotstat sites out/
+  robotstat sites --workers 8 out/
 `
 
 func (m *Main) sites(ctx context.Context, args []string) error {
 	fs := newFlagSet("sites")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "resolve `N` partitions at once")
+	var prof profilePaths
+	fs.StringVar(&prof.cpu, "cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
+	fs.StringVar(&prof.mutex, "mutexprofile", "", "write a profile of the build's contended locks to `FILE` (go tool pprof)")
+	fs.StringVar(&prof.block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
 	pos, err := parseFlags(fs, args, m.Stdout, sitesUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -53,6 +65,9 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 	}
 	if len(pos) != 1 {
 		return usageErrorf("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+	}
+	if *workers < 1 {
+		return usageErrorf("sites", "--workers must be at least 1, got %d", *workers)
 	}
 	dir := pos[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -66,8 +81,16 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 		return err
 	}
 	defer unlock()
-	sum, err := m.buildSites(ctx, dir)
+	p, err := startProfile(prof)
 	if err != nil {
+		return err
+	}
+	defer p.stop()
+	sum, err := m.buildSites(ctx, dir, *workers)
+	if err != nil {
+		return err
+	}
+	if err := p.stop(); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -80,10 +103,10 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 	return nil
 }
 
-// buildSites runs the reduce step over dir and prints its summary on
-// stderr.
-func (m *Main) buildSites(ctx context.Context, dir string) (reduce.Summary, error) {
-	sum, err := reduce.Sites(ctx, reduce.Options{Dir: dir, Version: Version})
+// buildSites runs the reduce step over dir, workers partitions at once,
+// and prints its summary on stderr.
+func (m *Main) buildSites(ctx context.Context, dir string, workers int) (reduce.Summary, error) {
+	sum, err := reduce.Sites(ctx, reduce.Options{Dir: dir, Version: Version, Workers: workers})
 	if err != nil {
 		if ctx.Err() != nil {
 			return sum, fmt.Errorf("sites: interrupted; the previous sites tables are kept: %w", ctx.Err())

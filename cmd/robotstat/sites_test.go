@@ -124,6 +124,8 @@ func TestSitesCommand(t *testing.T) {
 		{name: "not_an_output", args: []string{"sites", empty}, code: ExitUsage, stderr: []string{"is not a robotstat output: it has no captures folder"}},
 		{name: "one_crawl", args: []string{"sites", one}, code: ExitOK,
 			stderr: []string{fixtureSummary, "robotstat: site_history: not built (one crawl; it is built once the dataset holds two)\n"}},
+		{name: "zero_workers", args: []string{"sites", "--workers", "0", one}, code: ExitUsage, stderr: []string{"--workers must be at least 1"}},
+		{name: "seven_workers", args: []string{"sites", "--workers", "7", one}, code: ExitOK, stderr: []string{fixtureSummary}},
 		{name: "two_crawls", args: []string{"sites", two}, code: ExitOK,
 			stderr: []string{fixtureSummary, "robotstat: sites of CC-MAIN-2025-08 (2025-02-17): 17 sites from 38 captures",
 				"robotstat: site_history: 17 hosts over 2 crawls, 11 of them parsed sites in every crawl (the panel of robotstat report --panel)\n"}},
