@@ -53,12 +53,12 @@ func makeCorpus(t *testing.T, gencorpus string) corpus {
 	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(gencorpus, "-n", "600", "-per-file", "40", "-seed", "7",
-		"-robots", filepath.Join("..", "..", "stats", "testdata", "avuim"), "-out", dir)
+		"-robots", filepath.Join("..", "..", "testdata", "avuim"), "-out", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gencorpus: %v\n%s", err, out)
 	}
 	generated, _ := filepath.Glob(filepath.Join(dir, "robotstxt", "*.warc.gz"))
-	fixture, _ := filepath.Glob(filepath.Join("..", "..", "reduce", "testdata", "sites", "*.warc.gz"))
+	fixture, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sites", "*.warc.gz"))
 	sample := filepath.Join("..", "..", "cmd", "robotstat", "sample", "robotstat-sample.warc.gz")
 	if len(generated) != 15 || len(fixture) != 2 {
 		t.Fatalf("%d generated files, %d fixture files", len(generated), len(fixture))
