@@ -19,8 +19,8 @@ import (
 // serial. scripts/bench reads the CPU and mutex profiles together to say
 // which share of the CPU runs where one worker at a time can run.
 type profiler struct {
-	cpu                           *os.File
-	memPath, mutexPath, blockPath string
+	cpu   *os.File
+	paths profilePaths // cleared as each profile is written
 }
 
 // profilePaths are the files a run's profiles go to; "" for none.
@@ -29,7 +29,7 @@ type profilePaths struct {
 }
 
 func startProfile(paths profilePaths) (*profiler, error) {
-	p := &profiler{memPath: paths.mem, mutexPath: paths.mutex, blockPath: paths.block}
+	p := &profiler{paths: paths}
 	if paths.cpu != "" {
 		f, err := os.Create(paths.cpu)
 		if err != nil {
@@ -41,16 +41,16 @@ func startProfile(paths profilePaths) (*profiler, error) {
 		}
 		p.cpu = f
 	}
-	if p.mutexPath != "" {
+	if paths.mutex != "" {
 		runtime.SetMutexProfileFraction(1)
 	}
-	if p.blockPath != "" {
+	if paths.block != "" {
 		runtime.SetBlockProfileRate(1)
 	}
 	return p, nil
 }
 
-// stop ends the CPU profile and writes the heap profile.
+// stop ends the CPU profile and writes the others, each once.
 func (p *profiler) stop() error {
 	if p.cpu != nil {
 		pprof.StopCPUProfile()
@@ -59,28 +59,27 @@ func (p *profiler) stop() error {
 		}
 		p.cpu = nil
 	}
-	if p.memPath != "" {
+	if p.paths.mem != "" {
 		runtime.GC()
-		if err := writeProfile("allocs", p.memPath, "--memprofile"); err != nil {
-			return err
-		}
-		p.memPath = ""
 	}
-	if p.mutexPath != "" {
-		err := writeProfile("mutex", p.mutexPath, "--mutexprofile")
-		runtime.SetMutexProfileFraction(0)
+	for _, w := range []struct {
+		path        *string
+		name, flag  string
+		stopSampler func()
+	}{
+		{&p.paths.mem, "allocs", "--memprofile", func() {}},
+		{&p.paths.mutex, "mutex", "--mutexprofile", func() { runtime.SetMutexProfileFraction(0) }},
+		{&p.paths.block, "block", "--blockprofile", func() { runtime.SetBlockProfileRate(0) }},
+	} {
+		if *w.path == "" {
+			continue
+		}
+		err := writeProfile(w.name, *w.path, w.flag)
+		w.stopSampler()
 		if err != nil {
 			return err
 		}
-		p.mutexPath = ""
-	}
-	if p.blockPath != "" {
-		err := writeProfile("block", p.blockPath, "--blockprofile")
-		runtime.SetBlockProfileRate(0)
-		if err != nil {
-			return err
-		}
-		p.blockPath = ""
+		*w.path = ""
 	}
 	return nil
 }
