@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,7 +68,7 @@ type namedFile struct {
 func (ix *Index) Damaged(rows bool, tables ...TableName) ([]Damage, error) {
 	var out []Damage
 	for path, n := range ix.named {
-		if len(tables) > 0 && !containsTable(tables, n.f.Table) {
+		if len(tables) > 0 && !slices.Contains(tables, n.f.Table) {
 			continue
 		}
 		why, err := checkFile(filepath.Join(ix.Root, filepath.FromSlash(path)), n.f, rows)
@@ -103,15 +104,6 @@ func (ix *Index) DamagedRun(id string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-func containsTable(ts []TableName, t TableName) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // checkFile says what is wrong with the file at p that f describes, or "".

@@ -131,6 +131,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	parse.NewParser(opts).Compile(body, &r)
 	r.SetOutcome(outcome)
 	w := bufio.NewWriter(m.Stdout)
+	writeJSONLine := jsonLines(w)
 	any := false
 	id, match := r.Lookup(token)
 	for _, u := range urls {
@@ -143,7 +144,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 			if f.explain {
 				rec.Explain = explain.Decide(&r, agent, bots, u, f.status).Text
 			}
-			writeJSONLine(w, rec)
+			writeJSONLine(rec)
 			continue
 		}
 		writeVerdict(w, &r, d, u, agent, bots, f)
@@ -256,12 +257,14 @@ func newCheckRecord(file, agent, token, url string, status int, d parse.Decision
 	return rec
 }
 
-// writeJSONLine writes rec as one line of JSON (no HTML escaping: a URL's
-// & stays &).
-func writeJSONLine(w *bufio.Writer, rec checkRecord) {
+// jsonLines is check --json's writer: one encoder for the run, each record
+// one line of JSON, without HTML escaping (a URL's & stays &).
+func jsonLines(w *bufio.Writer) func(checkRecord) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	enc.Encode(rec) // a struct of strings and numbers: no error but the writer's, which Flush reports
+	return func(rec checkRecord) {
+		enc.Encode(rec) // a struct of strings and numbers: no error but the writer's, which Flush reports
+	}
 }
 
 func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent string, bots []explain.Bot, f checkFlags) {
@@ -284,6 +287,7 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 	sc := bufio.NewScanner(m.Stdin)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	w := bufio.NewWriter(m.Stdout)
+	writeJSONLine := jsonLines(w)
 	p := parse.NewParser(opts)
 	var r parse.Robots
 	bots := catalogBots()
@@ -309,7 +313,7 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 				if ok { // else the line is not FILE, AGENT and URL
 					rec.File, rec.Agent, rec.URL = file, agent, url
 				}
-				writeJSONLine(w, rec)
+				writeJSONLine(rec)
 				return
 			}
 			w.WriteString("error\n")
@@ -348,7 +352,7 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 		case f.json:
 			rec := newCheckRecord(file, agent, lastToken, url, 200, d)
 			rec.InputLine = n
-			writeJSONLine(w, rec)
+			writeJSONLine(rec)
 		case d.Allowed:
 			w.WriteString("allowed\n")
 		default:
