@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/robotstat/robotstat/internal/testkit"
@@ -21,15 +19,6 @@ const asMainEnv = "ROBOTSTAT_TEST_AS_MAIN"
 func TestMain(m *testing.M) {
 	if os.Getenv(asMainEnv) == "1" {
 		main() // exits
-	}
-	// go test always passes -test.* flags first; a first argument that is
-	// not a flag is a robotstat command whose child lost asMainEnv (its Env
-	// replaced by os.Environ()). Running the tests there would have each
-	// child start the same children again: refuse instead of forking
-	// without end (a lost marker once started ~1,000 processes).
-	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
-		fmt.Fprintf(os.Stderr, "robotstat.test run as %q without %s=1: refusing to run the tests in a child\n", os.Args[1], asMainEnv)
-		os.Exit(3)
 	}
 	os.Exit(m.Run())
 }
