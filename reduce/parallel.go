@@ -2,7 +2,6 @@ package reduce
 
 import (
 	"encoding/binary"
-	"fmt"
 	"sync"
 )
 
@@ -169,19 +168,10 @@ func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) er
 
 // putBytes appends a record appendTo encoded to partition i, as put does.
 func (s *spill) putBytes(i int, rec []byte) error {
-	if i < 0 || i >= len(s.bufs) {
-		return fmt.Errorf("reduce: spill %s has no partition %d", s.name, i)
-	}
-	buf := s.bufs[i]
-	if buf == nil {
-		buf = make([]byte, 0, spillBuffer)
+	buf, err := s.partition(i)
+	if err != nil {
+		return err
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(rec)))
-	buf = append(buf, rec...)
-	s.bufs[i] = buf
-	s.n[i]++
-	if len(buf) >= spillBuffer {
-		return s.flush(i)
-	}
-	return nil
+	return s.took(i, append(buf, rec...))
 }

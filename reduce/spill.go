@@ -58,12 +58,9 @@ func (s *spill) path(i int) string { return filepath.Join(s.dir, s.name+"-"+strc
 // put appends record r to partition i. r is encoded in place, after a
 // one-byte length that is widened when the record is 128 bytes or longer.
 func (s *spill) put(i int, r spillRecord) error {
-	if i < 0 || i >= len(s.bufs) {
-		return fmt.Errorf("reduce: spill %s has no partition %d", s.name, i)
-	}
-	buf := s.bufs[i]
-	if buf == nil {
-		buf = make([]byte, 0, spillBuffer)
+	buf, err := s.partition(i)
+	if err != nil {
+		return err
 	}
 	at := len(buf)
 	buf = r.appendTo(append(buf, 0))
@@ -76,6 +73,23 @@ func (s *spill) put(i int, r spillRecord) error {
 		copy(buf[at+k:], buf[at+1:at+1+n])
 		copy(buf[at:], l[:k])
 	}
+	return s.took(i, buf)
+}
+
+// partition is partition i's buffer, to append one record to; took takes
+// it back with the record and flushes it when full. put and putBytes
+// write through the two.
+func (s *spill) partition(i int) ([]byte, error) {
+	if i < 0 || i >= len(s.bufs) {
+		return nil, fmt.Errorf("reduce: spill %s has no partition %d", s.name, i)
+	}
+	if s.bufs[i] == nil {
+		return make([]byte, 0, spillBuffer), nil
+	}
+	return s.bufs[i], nil
+}
+
+func (s *spill) took(i int, buf []byte) error {
 	s.bufs[i] = buf
 	s.n[i]++
 	if len(buf) >= spillBuffer {
