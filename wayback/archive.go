@@ -75,11 +75,12 @@ func httpBlock(status int, h http.Header, body []byte, drop func(name string) bo
 
 // Record writes a WARC/1.1 response record (uncompressed) of block, an
 // HTTP response, as fetched from target at date; extra fields follow the
-// standard ones.
-func Record(target string, date time.Time, block []byte, extra ...[2]string) []byte {
+// standard ones. Its WARC-Record-ID is derived from salt and what it
+// holds, so that a rerun writes the same bytes.
+func Record(salt, target string, date time.Time, block []byte, extra ...[2]string) []byte {
 	var b bytes.Buffer
 	b.WriteString("WARC/1.1\r\nWARC-Type: response\r\n")
-	b.WriteString("WARC-Record-ID: " + recordID(target, warcDate(date), string(block)) + "\r\n")
+	b.WriteString("WARC-Record-ID: " + recordID(salt, target, warcDate(date), string(block)) + "\r\n")
 	b.WriteString("WARC-Date: " + warcDate(date) + "\r\n")
 	b.WriteString("WARC-Target-URI: " + target + "\r\n")
 	b.WriteString("Content-Type: application/http; msgtype=response\r\n")
@@ -155,7 +156,7 @@ func (a *archive) store(u, ts string, date time.Time, r *Response) error {
 	if err := os.MkdirAll(a.dir, 0o755); err != nil {
 		return err
 	}
-	rec := Record(u, date, httpBlock(r.Status, r.Header, r.Body, func(k string) bool { return k == "Content-Length" || k == "Transfer-Encoding" }),
+	rec := Record("", u, date, httpBlock(r.Status, r.Header, r.Body, func(k string) bool { return k == "Content-Length" || k == "Transfer-Encoding" }),
 		[2]string{"WARC-Payload-Digest", "sha1:" + Digest(r.Body)})
 	name := a.name(u, ts)
 	tmp, err := os.CreateTemp(a.dir, ".tmp-*")

@@ -99,3 +99,15 @@ func (r Range) Months() int { return int(r.To-r.From) + 1 }
 
 // String writes wayback:FROM..TO.
 func (r Range) String() string { return SourcePrefix + r.From.String() + ".." + r.To.String() }
+
+// DefaultRate is the requests per second a run makes of the archive, CDX
+// queries and replays together, unless told otherwise: 0.4, one request
+// every 2.5 s, 24 a minute, about 35,000 a day. 24 a minute is the CDX
+// API's limit per IP as the wayback Python client (edgi-govdata-archiving,
+// v0.5.1, June 2026) reports it from the archive's staff; the archive
+// answers 429 above it, and a client that keeps going after 429s for a
+// minute is blocked at the firewall for an hour, doubled at each repeat
+// (edgi-govdata-archiving/wayback issue 137). Replays are counted in the
+// same budget: their limit is not published, and a history is a run of
+// days, not a burst.
+const DefaultRate = 0.4

@@ -154,6 +154,7 @@ func ReadSite(ctx context.Context, g Getter, cfg Config, hosts []string) (*Resul
 	}
 	for i := range n {
 		m := cfg.Range.From + Month(i)
+		emitted := map[string]bool{}
 		for _, h := range hosts {
 			r := first[h][i]
 			if r == nil {
@@ -170,7 +171,15 @@ func ReadSite(ctx context.Context, g Getter, cfg Config, hosts []string) (*Resul
 				continue
 			}
 			s.res.Found[h][i] = true
-			s.res.Captures = append(s.res.Captures, caps...)
+			for _, c := range caps {
+				// Hosts of one site whose redirects meet share the target's
+				// capture: it is one capture of the month.
+				k := c.URL + " " + c.Time.String()
+				if !emitted[k] {
+					emitted[k] = true
+					s.res.Captures = append(s.res.Captures, c)
+				}
+			}
 		}
 	}
 	return s.res, nil
@@ -389,7 +398,9 @@ func captureRecord(c *Capture, r *Response, loc string) []byte {
 		h.Set("Location", loc)
 	}
 	h.Set("Content-Length", strconv.Itoa(len(r.Body)))
-	return Record(c.URL, c.Time, httpBlock(r.Status, h, r.Body, nil),
+	// The month salts the id: a capture two months share (the nearest
+	// capture of a redirect target) is a capture of each crawl.
+	return Record(c.Month.Crawl(), c.URL, c.Time, httpBlock(r.Status, h, r.Body, nil),
 		[2]string{"WARC-Payload-Digest", "sha1:" + Digest(r.Body)},
 		[2]string{"WARC-Refers-To-Target-URI", c.Replay})
 }

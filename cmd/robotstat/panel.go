@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/robotstat/robotstat/internal/ranklist"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/wayback"
 )
 
 func init() {
@@ -21,6 +24,7 @@ func init() {
 
 const panelUsage = `Usage:
   robotstat panel [flags] SITES CRAWL...
+  robotstat panel [flags] SITES wayback:FROM..TO [CRAWL...]
 
 Reads the robots.txt captures of the hosts SITES lists out of each Common
 Crawl CRAWL (CC-MAIN-YYYY-WW) through the crawl's columnar URL index, record
@@ -56,8 +60,32 @@ The summary says, per crawl, how many listed hosts were found, not captured
 their answer depends on could not be read: located in the errors table), and
 what the index and the records cost; robotstat status OUT says it again.
 
+wayback:FROM..TO (months YYYY-MM) reads each listed host's history out of
+the Wayback Machine (--wayback-base): each month is a crawl named
+wayback-YYYY-MM, dated the month's first day, whose capture of a host is
+the archive's first capture that month of the host's own /robots.txt
+(http or https, the host exactly as listed), and the redirects it leads to
+(at most five, read through the archive). One CDX query per site (a host
+and its www.) covers the whole range; a body is replayed once per URL and
+digest, later months with the same digest reuse it. A month without a
+capture is no row, and is counted. Every answer is archived as a WARC
+record under OUT/warc/wayback/SITE/, dated when the archive captured it,
+and read back from there when a killed run is rerun: each site is one
+input, committed when read. A CDX answer that is not JSON, a replay whose
+status or digest disagrees with its CDX row, or a cut body is a located
+error (errors table, class index) and no row of that month. The archive
+is a shared public service that blocks clients that go too fast: unless
+--rate is given, a panel with a wayback source makes at most 0.4 requests
+per second over CDX queries and replays together (24 a minute, the CDX
+API's limit per IP as reported in 2026; above it the archive answers 429,
+and blocks a client that keeps going for an hour, then longer): about
+35,000 requests a day. A 429 or 5xx of the archive is retried after its
+Retry-After, with a line on stderr; an archive that keeps refusing stops
+the run.
+
 Examples:
   robotstat panel --out panel/ tranco-top10k.csv CC-MAIN-2024-33 CC-MAIN-2025-08
+  robotstat panel --out history/ --www sites.txt wayback:2016-01..2026-11
   robotstat panel --out panel/ --www --cc-base s3://commoncrawl/ --rate 50 --downloads 16 sites.txt CC-MAIN-2025-08
 `
 
@@ -78,6 +106,13 @@ type panelSpec struct {
 	hosts   []string
 	skipped []string // "line N: why", in list order
 	ranked  bool     // every entry had a rank: a Tranco list
+
+	waybackBase, waybackArchive string // a wayback:FROM..TO source's (pipeline.Panel)
+}
+
+// pipeline is the pipeline's view of the panel.
+func (p *panelSpec) pipeline() *pipeline.Panel {
+	return &pipeline.Panel{Hosts: p.hosts, WaybackBase: p.waybackBase, WaybackArchive: p.waybackArchive}
 }
 
 func (m *Main) panel(ctx context.Context, args []string) error {
@@ -95,6 +130,7 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		fs.Var(fl.Value, fl.Name, usage)
 	}
 	www := fs.Bool("www", false, "also read www. + each name of the list as a site of its own")
+	waybackBase := fs.String("wayback-base", wayback.DefaultBase, "read wayback:FROM..TO from the Wayback Machine at `URL` (its cdx/search/cdx API and web/TSid_/URL replays)")
 	pos, err := parseFlags(fs, args, m.Stdout, panelUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -106,9 +142,30 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		return usageErrorf("panel", "need a site list and at least one crawl (CC-MAIN-YYYY-WW)")
 	}
 	sites, crawls := pos[0], pos[1:]
+	fromWayback := false
 	for _, c := range crawls {
+		if strings.HasPrefix(c, wayback.SourcePrefix) {
+			if _, err := wayback.ParseRange(c); err != nil {
+				return usageErrorf("panel", "%v", err)
+			}
+			if fromWayback {
+				return usageErrorf("panel", "more than one wayback:FROM..TO: a panel reads one range of months")
+			}
+			fromWayback = true
+			continue
+		}
 		if !pipeline.IsCrawlName(c) || pathExists(c) {
-			return usageErrorf("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW): a panel reads crawls by name", c)
+			return usageErrorf("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW) nor wayback:YYYY-MM..YYYY-MM: a panel reads crawls by name", c)
+		}
+	}
+	if fromWayback {
+		if !strings.HasSuffix(*waybackBase, "/") {
+			*waybackBase += "/"
+		}
+		rateSet := false
+		fs.Visit(func(fl *flag.Flag) { rateSet = rateSet || fl.Name == "rate" })
+		if !rateSet {
+			f.crawls.rate = wayback.DefaultRate
 		}
 	}
 	spec, err := loadWith(m, sites, func(r io.Reader) (*panelSpec, error) { return readPanelSites(r, *www) })
@@ -121,6 +178,9 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 	}
 	if spec.ranked {
 		f.sites = sites // ranks, as analyze --sites joins them
+	}
+	if fromWayback {
+		spec.waybackBase, spec.waybackArchive = *waybackBase, filepath.Join(f.out, "warc", "wayback")
 	}
 	f.panel = spec
 	return m.runAnalyze(ctx, f, crawls)
@@ -160,6 +220,62 @@ type panelResult struct {
 	// Crawls are the crawls read by this run, in name order: those --out
 	// already held were skipped (robotstat status OUT says theirs).
 	Crawls []pipeline.Coverage `json:"crawls"`
+	// Wayback is what the sites read from the Wayback Machine by this run
+	// found, over them all (each site's is in robotstat status OUT).
+	Wayback *waybackResult `json:"wayback,omitempty"`
+}
+
+// waybackResult sums the Wayback units of a run: their hosts (found in
+// some month, in none, failed in some), requests, and each month's hosts.
+type waybackResult struct {
+	Range       string   `json:"range"`
+	Sites       int      `json:"sites"`
+	Listed      int      `json:"listed"`
+	Found       int      `json:"found"`
+	NotCaptured int      `json:"not_captured"`
+	Failed      int      `json:"failed"`
+	FailedHosts []string `json:"failed_hosts,omitempty"`
+	CDXRequests int64    `json:"cdx_requests"`
+	Replays     int64    `json:"replay_requests"`
+	Captures    int64    `json:"captures"`
+	Reused      int64    `json:"captures_reused"`
+	Archived    int64    `json:"answers_read_back"`
+	// RequestsPerSiteYear is (CDX + replay requests) / sites / years of
+	// the range.
+	RequestsPerSiteYear float64                  `json:"requests_per_site_year"`
+	Months              []pipeline.MonthCoverage `json:"months"`
+}
+
+// addWayback adds a Wayback unit's coverage.
+func (w *waybackResult) add(c pipeline.Coverage) {
+	w.Range = c.Crawl
+	w.Sites++
+	w.Listed += c.Listed
+	w.Found += c.Found
+	w.NotCaptured += c.NotCaptured
+	w.Failed += c.Failed
+	for _, h := range c.FailedHosts {
+		if len(w.FailedHosts) < pipeline.MaxFailedHosts {
+			w.FailedHosts = append(w.FailedHosts, h)
+		}
+	}
+	w.CDXRequests += c.IndexRequests
+	w.Replays += c.RecordRequests
+	w.Captures += c.Records
+	w.Reused += c.Reused
+	w.Archived += c.Archived
+	for i, m := range c.Months {
+		if i >= len(w.Months) {
+			w.Months = append(w.Months, pipeline.MonthCoverage{Crawl: m.Crawl})
+		}
+		w.Months[i].Listed += m.Listed
+		w.Months[i].Found += m.Found
+		w.Months[i].NotCaptured += m.NotCaptured
+		w.Months[i].Failed += m.Failed
+	}
+	if years := float64(len(w.Months)) / 12; years > 0 {
+		w.RequestsPerSiteYear = float64(w.CDXRequests+w.Replays) / float64(w.Sites) / years
+	}
 }
 
 // maxSkippedShown bounds the skipped entries the summary names.
@@ -167,7 +283,20 @@ const maxSkippedShown = 5
 
 func (p *panelSpec) result(cov []pipeline.Coverage) *panelResult {
 	r := &panelResult{Sites: p.file, SiteList: schema.SiteListID(p.hosts), Entries: p.entries, Hosts: len(p.hosts),
-		Skipped: len(p.skipped), SkippedExamples: p.skipped[:min(len(p.skipped), maxSkippedShown)], Crawls: slices.Clone(cov)}
+		Skipped: len(p.skipped), SkippedExamples: p.skipped[:min(len(p.skipped), maxSkippedShown)]}
+	for _, c := range cov {
+		if strings.HasPrefix(c.Crawl, wayback.SourcePrefix) {
+			if r.Wayback == nil {
+				r.Wayback = &waybackResult{}
+			}
+			r.Wayback.add(c)
+			continue
+		}
+		r.Crawls = append(r.Crawls, c)
+	}
+	if r.Wayback != nil {
+		slices.Sort(r.Wayback.FailedHosts)
+	}
 	slices.SortFunc(r.Crawls, func(a, b pipeline.Coverage) int { return strings.Compare(a.Crawl, b.Crawl) })
 	return r
 }
@@ -202,6 +331,29 @@ func (r *panelResult) print(w io.Writer) {
 			}
 			fmt.Fprintf(w, "robotstat: panel %s: failed: %s%s (the errors table locates why; a rerun with --redo reads the crawl again)\n", c.Crawl, strings.Join(c.FailedHosts, ", "), more)
 		}
+	}
+	r.Wayback.print(w)
+}
+
+// print writes the Wayback source's lines of the summary: the sites, their
+// cost, then each month's hosts.
+func (w *waybackResult) print(out io.Writer) {
+	if w == nil {
+		return
+	}
+	fmt.Fprintf(out, "robotstat: panel %s: %d %s, %d listed %s: %d found in some month, %d in none, %d failed; %d CDX + %d replay %s (%.2f per site-year), %d %s of which %d reused a body already replayed, %d %s read back from the archive folder\n",
+		w.Range, w.Sites, plural(w.Sites, "site", "sites"), w.Listed, plural(w.Listed, "host", "hosts"), w.Found, w.NotCaptured, w.Failed,
+		w.CDXRequests, w.Replays, plural(int(w.CDXRequests+w.Replays), "request", "requests"), w.RequestsPerSiteYear,
+		w.Captures, plural(int(w.Captures), "capture", "captures"), w.Reused, w.Archived, plural(int(w.Archived), "answer", "answers"))
+	for _, m := range w.Months {
+		fmt.Fprintf(out, "robotstat: panel %s: %d found, %d not captured, %d failed of %d listed\n", m.Crawl, m.Found, m.NotCaptured, m.Failed, m.Listed)
+	}
+	if w.Failed > 0 {
+		more := ""
+		if w.Failed > len(w.FailedHosts) {
+			more = ", ..."
+		}
+		fmt.Fprintf(out, "robotstat: panel %s: failed: %s%s (the errors table locates why)\n", w.Range, strings.Join(w.FailedHosts, ", "), more)
 	}
 }
 
