@@ -277,7 +277,7 @@ func (d *Data) about() [][2]string {
 		lines = append(lines, [2]string{"domains", "one site per crawl and registered domain (the domains table: the domain's own host, else its www. host, else the best rank, else the first host); sites without a registered domain are left out; first blocks and the panel still count hosts"})
 	}
 	if len(crawls) > 1 {
-		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})
+		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, a wayback-YYYY-MM month to its first day, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})
 	}
 	if len(d.Coverage) > 0 {
 		var parts []string
