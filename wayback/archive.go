@@ -132,10 +132,17 @@ func (a *archive) load(u, ts string) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archived answer %s: %w", f.Name(), err)
 	}
-	_, block, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
-	if !ok {
-		return nil, fmt.Errorf("archived answer %s: no WARC header", f.Name())
+	head, block, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
+	n := -1
+	for _, l := range strings.Split(string(head), "\r\n") {
+		if v, ok := strings.CutPrefix(l, "Content-Length: "); ok {
+			n, _ = strconv.Atoi(v)
+		}
 	}
+	if !ok || n < 0 || n > len(block) {
+		return nil, fmt.Errorf("archived answer %s: not a whole WARC record", f.Name())
+	}
+	block = block[:n]
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(block)), nil)
 	if err != nil {
 		return nil, fmt.Errorf("archived answer %s: %w", f.Name(), err)
@@ -156,8 +163,10 @@ func (a *archive) store(u, ts string, date time.Time, r *Response) error {
 	if err := os.MkdirAll(a.dir, 0o755); err != nil {
 		return err
 	}
-	rec := Record("", u, date, httpBlock(r.Status, r.Header, r.Body, func(k string) bool { return k == "Content-Length" || k == "Transfer-Encoding" }),
-		[2]string{"WARC-Payload-Digest", "sha1:" + Digest(r.Body)})
+	h := r.Header.Clone()
+	h.Del("Transfer-Encoding")
+	h.Set("Content-Length", strconv.Itoa(len(r.Body)))
+	rec := Record("", u, date, httpBlock(r.Status, h, r.Body, nil), [2]string{"WARC-Payload-Digest", "sha1:" + Digest(r.Body)})
 	name := a.name(u, ts)
 	tmp, err := os.CreateTemp(a.dir, ".tmp-*")
 	if err != nil {

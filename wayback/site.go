@@ -384,11 +384,12 @@ func captureRecord(c *Capture, r *Response, loc string) []byte {
 		}
 	}
 	if !orig {
+		// The archive's Date and Server are its own, not the site's.
 		for k, vs := range r.Header {
 			h[k] = vs
 		}
 	}
-	for _, k := range []string{"Memento-Datetime", "Link", "X-Robotstat-Replay", "Content-Length", "Transfer-Encoding", "Connection"} {
+	for _, k := range []string{"Memento-Datetime", "Link", "X-Robotstat-Replay", "Content-Length", "Transfer-Encoding", "Connection", "Date", "Server"} {
 		h.Del(k)
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" && h.Get("Content-Type") == "" {
