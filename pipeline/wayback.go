@@ -97,7 +97,7 @@ func (r *runner) readWayback(ctx context.Context, in input) error {
 	d.r = r
 	src := &source{name: in.name, path: in.path, r: r, unit: in.state}
 	for _, e := range res.Errors {
-		es := &source{name: e.URL, path: in.path, r: r, unit: in.state}
+		es := &source{name: e.URL, path: e.URL, r: r, unit: in.state}
 		if err := es.dataErr(-1, -1, ClassIndex, e, nil); err != nil {
 			return err
 		}

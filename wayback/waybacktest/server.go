@@ -74,7 +74,8 @@ func (s *Server) Add(cs ...Capture) {
 	}
 }
 
-// Fail queues faults for the next requests of a kind: "cdx" or "replay".
+// Fail queues faults for the next requests of a kind, "cdx" or "replay",
+// or, for any other string, of the requests whose path and query hold it.
 func (s *Server) Fail(kind string, faults ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -123,6 +124,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var fault string
 	if f := s.faults[kind]; len(f) > 0 {
 		fault, s.faults[kind] = f[0], f[1:]
+	} else {
+		for k, f := range s.faults {
+			if len(f) > 0 && k != "cdx" && k != "replay" && strings.Contains(r.URL.RequestURI(), k) {
+				fault, s.faults[k] = f[0], f[1:]
+				break
+			}
+		}
 	}
 	s.mu.Unlock()
 	switch fault {

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robotstat/robotstat/schema"
+	"github.com/robotstat/robotstat/wayback/waybacktest"
+)
+
+func wbAt(s string) time.Time {
+	t, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// waybackArchive fills a stand-in with two years of three sites:
+// open.example blocks GPTBot from 2024-07 on (one capture a month, the
+// body changing once), moved.example redirects http to https every
+// month, and gone.example answers 404 then 503.
+func waybackArchive(srv *waybacktest.Server) {
+	open := "User-agent: *\nAllow: /\n"
+	closed := "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n"
+	for m := range 24 {
+		d := wbAt("2024-01-05").AddDate(0, m, 0)
+		body := open
+		if m >= 6 {
+			body = closed
+		}
+		srv.Add(waybacktest.Robots("https://open.example/robots.txt", d, body))
+		if m%2 == 0 {
+			srv.Add(waybacktest.Redirect("http://moved.example/robots.txt", d.Add(time.Hour), 301, "https://moved.example/robots.txt"),
+				waybacktest.Robots("https://moved.example/robots.txt", d.Add(2*time.Hour), closed))
+		}
+	}
+	srv.Add(waybacktest.Capture{URL: "http://gone.example/robots.txt", Time: wbAt("2024-02-10"), Status: 404, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("not found")},
+		waybacktest.Capture{URL: "http://gone.example/robots.txt", Time: wbAt("2024-03-10"), Status: 503, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("down")})
+}
+
+func TestPanelWayback(t *testing.T) {
+	t.Parallel()
+	srv := waybacktest.NewServer()
+	defer srv.Close()
+	waybackArchive(srv)
+	sites := filepath.Join(t.TempDir(), "sites.txt")
+	os.WriteFile(sites, []byte("open.example\nmoved.example\ngone.example\nnever.example\n"), 0o644)
+	srv.Fail("cdx", waybacktest.Fault429, waybacktest.Fault503)
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := run(t, "", "panel", "--quiet", "--json", "--rate", "-1", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2025-12")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "429") || !strings.Contains(stderr, "503") {
+		t.Errorf("stderr says nothing of the retried 429 and 503:\n%s", stderr)
+	}
+	var caps []string
+	for _, r := range readTable[schema.CaptureRow](t, out, schema.Captures) {
+		caps = append(caps, fmt.Sprintf("%s %s %d %s", r.Crawl, r.URL, r.HTTPStatus, r.FetchTime.UTC().Format("2006-01-02")))
+	}
+	slices.Sort(caps)
+	// open: 24 months; moved: 12 months of 2 captures; gone: 2.
+	if len(caps) != 24+24+2 {
+		t.Errorf("%d captures, want 50:\n%s", len(caps), strings.Join(caps, "\n"))
+	}
+	for _, want := range []string{
+		"wayback-2024-01 https://open.example/robots.txt 200 2024-01-05",
+		"wayback-2025-12 https://open.example/robots.txt 200 2025-12-05",
+		"wayback-2024-03 http://moved.example/robots.txt 301 2024-03-05",
+		"wayback-2024-03 https://moved.example/robots.txt 200 2024-03-05",
+		"wayback-2024-02 http://gone.example/robots.txt 404 2024-02-10",
+		"wayback-2024-03 http://gone.example/robots.txt 503 2024-03-10",
+	} {
+		if !slices.Contains(caps, want) {
+			t.Errorf("no capture %q in\n%s", want, strings.Join(caps, "\n"))
+		}
+	}
+	var siteRows []string
+	for _, r := range readTable[schema.SiteRow](t, out, schema.Sites) {
+		if r.Crawl == "wayback-2024-03" || r.Crawl == "wayback-2024-02" {
+			siteRows = append(siteRows, fmt.Sprintf("%s %s %s %s %s", r.Crawl, schema.DaysDate(r.CrawlDate).Format("2006-01-02"), r.Host, r.Outcome, r.FinalURL))
+		}
+	}
+	slices.Sort(siteRows)
+	wantSites := []string{
+		"wayback-2024-02 2024-02-01 gone.example unavailable http://gone.example/robots.txt",
+		"wayback-2024-02 2024-02-01 open.example parsed https://open.example/robots.txt",
+		"wayback-2024-03 2024-03-01 gone.example unreachable http://gone.example/robots.txt",
+		"wayback-2024-03 2024-03-01 moved.example parsed https://moved.example/robots.txt",
+		"wayback-2024-03 2024-03-01 open.example parsed https://open.example/robots.txt",
+	}
+	if !slices.Equal(siteRows, wantSites) {
+		t.Errorf("sites:\n%s\nwant:\n%s", strings.Join(siteRows, "\n"), strings.Join(wantSites, "\n"))
+	}
+	var hist []string
+	for _, r := range readTable[schema.SiteHistoryRow](t, out, schema.SiteHistory) {
+		if r.Bot == "GPTBot" && r.FirstFullCrawl != nil {
+			hist = append(hist, r.Host+" "+*r.FirstFullCrawl)
+		}
+	}
+	slices.Sort(hist)
+	if want := []string{"moved.example wayback-2024-01", "open.example wayback-2024-07"}; !slices.Equal(hist, want) {
+		t.Errorf("GPTBot first blocked: %q, want %q", hist, want)
+	}
+	if e := readTable[schema.ErrorRow](t, out, schema.Errors); len(e) > 0 {
+		t.Errorf("errors: %v", e)
+	}
+	var res analyzeResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	w := res.Panel.Wayback
+	if w == nil {
+		t.Fatalf("no wayback in %s", stdout)
+	}
+	if w.Sites != 4 || w.Found != 3 || w.NotCaptured != 1 || w.Failed != 0 || len(w.Months) != 24 || w.Captures != 50 || w.Reused != 33 {
+		t.Errorf("coverage %+v", *w)
+	}
+	if m := w.Months[2]; m.Crawl != "wayback-2024-03" || m.Found != 3 || m.NotCaptured != 1 || m.Listed != 4 {
+		t.Errorf("2024-03: %+v", m)
+	}
+	// Digest reuse: open.example has 2 bodies, moved.example 1 body and 1
+	// redirect replayed per month; gone.example 2.
+	if w.CDXRequests != 4 || w.Replays != 2+12+1+2 {
+		t.Errorf("%d CDX and %d replay requests, want 4 and 17", w.CDXRequests, w.Replays)
+	}
+	if srv.Requests("cdx") != 6 {
+		t.Errorf("%d CDX requests served, want 4 + the 429 and the 503", srv.Requests("cdx"))
+	}
+}
+
+// TestPanelWaybackBadInput: a replay whose digest disagrees with its CDX
+// row, a cut replay and a CDX answer that is not JSON are located errors
+// and no row of their month (site).
+func TestPanelWaybackBadInput(t *testing.T) {
+	t.Parallel()
+	srv := waybacktest.NewServer()
+	defer srv.Close()
+	waybackArchive(srv)
+	sites := filepath.Join(t.TempDir(), "sites.txt")
+	os.WriteFile(sites, []byte("open.example\n"), 0o644)
+	srv.Fail("replay", waybacktest.FaultDigest, waybacktest.FaultCut)
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, stderr, code := run(t, "", "panel", "--quiet", "--json", "--rate", "-1", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2024-12")
+	if code != ExitInputErrors {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInputErrors, stderr)
+	}
+	var msgs []string
+	for _, e := range readTable[schema.ErrorRow](t, out, schema.Errors) {
+		msgs = append(msgs, e.Class+": "+e.Message)
+	}
+	if len(msgs) != 2 || !strings.Contains(msgs[0]+msgs[1], "digest disagrees") || !strings.Contains(msgs[0]+msgs[1], "body cut") ||
+		!strings.Contains(msgs[0]+msgs[1], "(open.example, 2024-01)") || !strings.Contains(msgs[0]+msgs[1], "(open.example, 2024-02)") {
+		t.Errorf("errors: %q", msgs)
+	}
+	var crawls []string
+	for _, r := range readTable[schema.CaptureRow](t, out, schema.Captures) {
+		crawls = append(crawls, r.Crawl)
+	}
+	if len(crawls) != 10 || slices.Contains(crawls, "wayback-2024-01") || slices.Contains(crawls, "wayback-2024-02") {
+		t.Errorf("captures of %q, want 2024-03..12", crawls)
+	}
+	var res analyzeResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if w := res.Panel.Wayback; w == nil || w.Failed != 1 || w.Months[0].Failed != 1 || w.Months[1].Failed != 1 || w.Months[2].Found != 1 {
+		t.Errorf("coverage %+v", w)
+	}
+
+	// The errors of a site without captures are written under the crawl
+	// of another's (runs: no partition without a crawl).
+	srv.Fail("url=open.example", waybacktest.FaultNotJSON)
+	os.WriteFile(sites, []byte("open.example\ngone.example\n"), 0o644)
+	out2 := filepath.Join(t.TempDir(), "out2")
+	_, stderr, code = run(t, "", "panel", "--quiet", "--rate", "-1", "--wayback-base", srv.Base(), "--out", out2, sites, "wayback:2024-01..2024-12")
+	if code != ExitInputErrors {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInputErrors, stderr)
+	}
+	e := readTable[schema.ErrorRow](t, out2, schema.Errors)
+	if len(e) != 1 || !strings.Contains(e[0].Message, "not the JSON described") || !strings.Contains(e[0].Source, "cdx/search/cdx?url=open.example") {
+		t.Errorf("errors: %+v", e)
+	}
+	if n := len(readTable[schema.CaptureRow](t, out2, schema.Captures)); n != 2 {
+		t.Errorf("%d captures", n)
+	}
+}
