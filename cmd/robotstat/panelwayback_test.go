@@ -1,16 +1,21 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/wayback/waybacktest"
 )
@@ -132,6 +137,17 @@ func TestPanelWayback(t *testing.T) {
 	if w.CDXRequests != 4 || w.Replays != 2+12+1+2 {
 		t.Errorf("%d CDX and %d replay requests, want 4 and 17", w.CDXRequests, w.Replays)
 	}
+	// Every answer is archived, a replay dated its capture.
+	files, _ := filepath.Glob(filepath.Join(out, "warc", "wayback", "open.example", "*.warc.gz"))
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f)[:min(len(filepath.Base(f)), 14)])
+	}
+	if len(names) != 3 || !strings.HasPrefix(names[0], "20240105000000") || !strings.HasPrefix(names[1], "20240705000000") || !strings.HasPrefix(names[2], "cdx-") {
+		t.Errorf("archive of open.example: %q, want the 2024-01 and 2024-07 replays and the CDX answer", names)
+	} else if b, err := gunzipFile(files[1]); err != nil || !strings.Contains(string(b), "WARC-Date: 2024-07-05T00:00:00Z\r\n") || !strings.Contains(string(b), "GPTBot") {
+		t.Errorf("%s: %v\n%s", files[1], err, b)
+	}
 	if srv.Requests("cdx") != 6 {
 		t.Errorf("%d CDX requests served, want 4 + the 429 and the 503", srv.Requests("cdx"))
 	}
@@ -192,4 +208,85 @@ func TestPanelWaybackBadInput(t *testing.T) {
 	if n := len(readTable[schema.CaptureRow](t, out2, schema.Captures)); n != 2 {
 		t.Errorf("%d captures", n)
 	}
+}
+
+// TestPanelWaybackKilled: a panel killed (SIGKILL) and run again gives
+// the rows of an uninterrupted run, and a rerun fetches again only what
+// was in flight when it was killed: every answer is archived as it comes.
+func TestPanelWaybackKilled(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("kills robotstat processes")
+	}
+	srv := waybacktest.NewServer()
+	defer srv.Close()
+	waybackArchive(srv)
+	var list []string
+	for i := range 12 {
+		h := fmt.Sprintf("s%02d.example", i)
+		list = append(list, h)
+		for m := range 24 {
+			d := wbAt("2024-01-03").AddDate(0, m, i)
+			srv.Add(waybacktest.Robots("https://"+h+"/robots.txt", d, fmt.Sprintf("User-agent: *\nDisallow: /v%d/\n", m/(i+1))))
+		}
+	}
+	list = append(list, "open.example", "moved.example", "gone.example")
+	sites := filepath.Join(t.TempDir(), "sites.txt")
+	os.WriteFile(sites, []byte(strings.Join(list, "\n")), 0o644)
+	panel := func(out string) *exec.Cmd {
+		return robotstatCmd(t, "panel", "--quiet", "--rate", "200", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2025-12")
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	start := time.Now()
+	if out, err := panel(whole).CombinedOutput(); err != nil {
+		t.Fatalf("whole run: %v\n%s", err, out)
+	}
+	took := time.Since(start)
+	wholeRequests := len(srv.Log())
+	all := func(string) bool { return true }
+	want := panelTables(t, whole, all)
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := range 2 {
+		before := len(srv.Log())
+		out := filepath.Join(t.TempDir(), "killed")
+		kills := 1 + i%2
+		for k := range kills {
+			cmd := panel(out)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			at := time.Duration(r.Int64N(int64(took)))
+			time.Sleep(at)
+			err := testkit.Kill(cmd)
+			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
+		}
+		if msg, err := panel(out).CombinedOutput(); err != nil {
+			t.Fatalf("round %d: rerun: %v\n%s", i, err, msg)
+		}
+		got := panelTables(t, out, all)
+		for tb, w := range want {
+			if !slices.Equal(got[tb], w) {
+				t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
+			}
+		}
+		// Each kill loses at most the requests then in flight: one per
+		// site being read, at most --downloads (4) at once.
+		log := srv.Log()[before:]
+		if extra := len(log) - wholeRequests; extra < 0 || extra > kills*4 {
+			t.Errorf("round %d: %d requests over %d kills, the whole run made %d", i, len(log), kills, wholeRequests)
+		}
+	}
+}
+
+func gunzipFile(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
