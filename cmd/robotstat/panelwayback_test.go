@@ -3,8 +3,8 @@ package main
 import (
 	"compress/gzip"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
