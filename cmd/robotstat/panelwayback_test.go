@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/internal/testkit"
+	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/wayback/waybacktest"
 )
@@ -147,6 +148,17 @@ func TestPanelWayback(t *testing.T) {
 		t.Errorf("archive of open.example: %q, want the 2024-01 and 2024-07 replays and the CDX answer", names)
 	} else if b, err := gunzipFile(files[1]); err != nil || !strings.Contains(string(b), "WARC-Date: 2024-07-05T00:00:00Z\r\n") || !strings.Contains(string(b), "GPTBot") {
 		t.Errorf("%s: %v\n%s", files[1], err, b)
+	}
+	// robotstat status says each month's coverage, summed over the sites.
+	stdout, stderr, code = run(t, "", "status", "--json", out)
+	var st struct {
+		Months []pipeline.MonthCoverage `json:"wayback_months"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &st); err != nil || code != 0 {
+		t.Fatalf("status: %v, exit %d\n%s", err, code, stderr)
+	}
+	if len(st.Months) != 24 || st.Months[2].Crawl != "wayback-2024-03" || st.Months[2].Found != 3 || st.Months[2].NotCaptured != 1 || st.Months[2].Listed != 4 {
+		t.Errorf("status months: %+v", st.Months)
 	}
 	if srv.Requests("cdx") != 6 {
 		t.Errorf("%d CDX requests served, want 4 + the 429 and the 503", srv.Requests("cdx"))
