@@ -160,6 +160,11 @@ func TestPanelWayback(t *testing.T) {
 	if len(st.Months) != 24 || st.Months[2].Crawl != "wayback-2024-03" || st.Months[2].Found != 3 || st.Months[2].NotCaptured != 1 || st.Months[2].Listed != 4 {
 		t.Errorf("status months: %+v", st.Months)
 	}
+	// The report says each month's coverage too.
+	stdout, stderr, code = run(t, "", "report", out)
+	if code != 0 || !strings.Contains(stdout, "robotstat panel of 4 listed hosts") || !strings.Contains(stdout, "wayback-2024-03 3 found, 1 not captured, 0 failed") {
+		t.Errorf("report: exit %d\n%s\n%s", code, stdout, stderr)
+	}
 	if srv.Requests("cdx") != 6 {
 		t.Errorf("%d CDX requests served, want 4 + the 429 and the 503", srv.Requests("cdx"))
 	}
