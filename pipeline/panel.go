@@ -72,11 +72,13 @@ type Coverage struct {
 	RecordBytes     int64 `json:"record_bytes"`
 	RedirectTargets int   `json:"redirect_targets"`
 
-	// A Wayback unit's (Crawl is then wayback:FROM..TO, Listed its site's
-	// hosts, Index* its CDX queries, Record* its replays): captures whose
+	// A Wayback unit's (Crawl is then wayback:FROM..TO, Listed its sites'
+	// hosts, Index* its CDX queries, Record* its replays): its Sites
+	// (hosts under one wayback.SiteKey), captures whose
 	// body an earlier replay of the same URL and digest gave (Reused),
 	// answers read back from the archive folder instead of fetched
 	// (Archived), and each month's coverage.
+	Sites    int             `json:"sites,omitempty"`
 	Reused   int64           `json:"reused,omitempty"`
 	Archived int64           `json:"archived,omitempty"`
 	Months   []MonthCoverage `json:"months,omitempty"`

@@ -14,9 +14,10 @@ import (
 	"github.com/robotstat/robotstat/wayback"
 )
 
-// A Wayback panel input (wayback:FROM..TO, Config.Panel) is one unit per
-// site: the listed hosts that share a wayback.SiteKey (example.com and
-// www.example.com: the CDX does not tell them apart), read by
+// A Wayback panel input (wayback:FROM..TO, Config.Panel) is read site by
+// site, WaybackSitesPerUnit sites a unit: a site is the listed hosts that
+// share a wayback.SiteKey (example.com and www.example.com: the CDX does
+// not tell them apart), read by
 // wayback.ReadSite through the run's fetcher (one pacer, the same retries
 // and refusal accounting as every download), each capture it returns
 // decoded from its WARC record as a whole-file read decodes it, filed
@@ -24,12 +25,19 @@ import (
 // Panel.WaybackArchive/<site key>/ before it is used and read back from
 // there on a rerun, so a unit redone after a kill fetches nothing twice.
 
-// waybackInput is what a Wayback unit reads.
+// waybackInput is what a Wayback unit reads: sites, each its hosts
+// under their wayback.SiteKey.
 type waybackInput struct {
 	rng   wayback.Range
-	key   string
-	hosts []string
+	keys  []string
+	hosts [][]string
 }
+
+// WaybackSitesPerUnit is how many sites make one unit (committed
+// together): each unit writes a file per table and month, so a unit per
+// site would write hundreds of small files per site. A unit killed before
+// its commit is read again from the answers archived, not fetched again.
+const WaybackSitesPerUnit = 100
 
 // MonthCoverage is what a Wayback unit found of its hosts in one month:
 // Found + NotCaptured + Failed = Listed.
@@ -42,7 +50,7 @@ type MonthCoverage struct {
 }
 
 // waybackInputs is the units of a wayback:FROM..TO input over the listed
-// hosts, in site key order.
+// hosts: sites in site key order, WaybackSitesPerUnit a unit.
 func (r *runner) waybackInputs(a string, unit func(string) Unit) ([]input, error) {
 	rng, err := wayback.ParseRange(a)
 	if err != nil {
@@ -59,10 +67,18 @@ func (r *runner) waybackInputs(a string, unit func(string) Unit) ([]input, error
 	}
 	slices.Sort(keys)
 	var out []input
-	for _, k := range keys {
-		name := wayback.QueryURL(r.cfg.Panel.waybackBase(), k, rng)
-		out = append(out, input{name: name, path: "wayback/" + k, format: formatWayback, unit: unit(name),
-			wayback: &waybackInput{rng: rng, key: k, hosts: sites[k]}})
+	for len(keys) > 0 {
+		n := min(len(keys), WaybackSitesPerUnit)
+		wi := &waybackInput{rng: rng, keys: keys[:n:n]}
+		for _, k := range wi.keys {
+			wi.hosts = append(wi.hosts, sites[k])
+		}
+		keys = keys[n:]
+		name := rng.String() + " " + wi.keys[0]
+		if n > 1 {
+			name += ".." + wi.keys[n-1]
+		}
+		out = append(out, input{name: name, path: "wayback", format: formatWayback, unit: unit(name), wayback: wi})
 	}
 	return out, nil
 }
@@ -74,77 +90,95 @@ func (p *Panel) waybackBase() string {
 	return p.WaybackBase
 }
 
-// readWayback reads a Wayback unit.
+// readWayback reads a Wayback unit, site by site.
 func (r *runner) readWayback(ctx context.Context, in input) error {
 	r.files.Add(1)
 	wi := in.wayback
-	cfg := wayback.Config{Base: r.cfg.Panel.waybackBase(), Range: wi.rng}
-	if r.cfg.Panel.WaybackArchive != "" {
-		cfg.Archive = filepath.Join(r.cfg.Panel.WaybackArchive, wi.key)
+	listed := 0
+	for _, hs := range wi.hosts {
+		listed += len(hs)
 	}
-	res, err := wayback.ReadSite(ctx, &waybackGetter{f: r.fetch}, cfg, wi.hosts)
-	cov := Coverage{Crawl: wi.rng.String(), Listed: len(wi.hosts)}
-	if err != nil {
-		cov.Failed = len(wi.hosts)
-		cov.FailedHosts = slices.Clone(wi.hosts)
+	cov := Coverage{Crawl: wi.rng.String(), Listed: listed, Sites: len(wi.keys)}
+	for i := range wi.rng.Months() {
+		cov.Months = append(cov.Months, MonthCoverage{Crawl: (wi.rng.From + wayback.Month(i)).Crawl(), Listed: listed})
+	}
+	setCov := func() {
 		in.state.mu.Lock()
-		in.state.coverage = &cov
+		c := cov
+		in.state.coverage = &c
 		in.state.mu.Unlock()
-		return err
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
 	d.r = r
-	src := &source{name: in.name, path: in.path, r: r, unit: in.state}
-	for _, e := range res.Errors {
-		es := &source{name: e.URL, path: e.URL, r: r, unit: in.state}
-		if err := es.dataErr(-1, -1, ClassIndex, e, nil); err != nil {
+	defer func() { d.s.close(); d.src = nil }()
+	g := &waybackGetter{f: r.fetch}
+	for si, key := range wi.keys {
+		hosts := wi.hosts[si]
+		cfg := wayback.Config{Base: r.cfg.Panel.waybackBase(), Range: wi.rng}
+		if r.cfg.Panel.WaybackArchive != "" {
+			cfg.Archive = filepath.Join(r.cfg.Panel.WaybackArchive, key)
+		}
+		res, err := wayback.ReadSite(ctx, g, cfg, hosts)
+		if err != nil {
+			// The sites not read yet are failed: a rerun reads the unit
+			// again (from the archive folder as far as it got).
+			for _, hs := range wi.hosts[si:] {
+				for _, h := range hs {
+					cov.Failed++
+					if len(cov.FailedHosts) < MaxFailedHosts {
+						cov.FailedHosts = append(cov.FailedHosts, h)
+					}
+				}
+			}
+			setCov()
 			return err
 		}
-	}
-	for _, c := range res.Captures {
-		if err := r.decodeWayback(ctx, d, src, c); err != nil {
-			d.s.close()
-			return err
-		}
-	}
-	err = d.flush(ctx)
-	d.s.close()
-	d.src = nil
-
-	cov.IndexRequests = int64(res.CDXRequests)
-	cov.RecordRequests = int64(res.Replays)
-	cov.Records = int64(len(res.Captures))
-	cov.Reused = int64(res.Reused)
-	cov.Archived = int64(res.Archived)
-	for i := range wi.rng.Months() {
-		mc := MonthCoverage{Crawl: (wi.rng.From + wayback.Month(i)).Crawl(), Listed: len(wi.hosts)}
-		for _, h := range wi.hosts {
-			switch {
-			case res.Failed[h][i]:
-				mc.Failed++
-			case res.Found[h][i]:
-				mc.Found++
-			default:
-				mc.NotCaptured++
+		src := &source{name: wayback.QueryURL(cfg.Base, key, wi.rng), path: "wayback/" + key, r: r, unit: in.state}
+		for _, e := range res.Errors {
+			es := &source{name: e.URL, path: e.URL, r: r, unit: in.state}
+			if err := es.dataErr(-1, -1, ClassIndex, e, nil); err != nil {
+				return err
 			}
 		}
-		cov.Months = append(cov.Months, mc)
-	}
-	for _, h := range wi.hosts {
-		switch {
-		case slices.Contains(res.Failed[h], true):
-			cov.Failed++
-			cov.FailedHosts = append(cov.FailedHosts, h)
-		case slices.Contains(res.Found[h], true):
-			cov.Found++
-		default:
-			cov.NotCaptured++
+		for _, c := range res.Captures {
+			if err := r.decodeWayback(ctx, d, src, c); err != nil {
+				return err
+			}
+		}
+		cov.IndexRequests += int64(res.CDXRequests)
+		cov.RecordRequests += int64(res.Replays)
+		cov.Records += int64(len(res.Captures))
+		cov.Reused += int64(res.Reused)
+		cov.Archived += int64(res.Archived)
+		for i := range cov.Months {
+			for _, h := range hosts {
+				switch {
+				case res.Failed[h][i]:
+					cov.Months[i].Failed++
+				case res.Found[h][i]:
+					cov.Months[i].Found++
+				default:
+					cov.Months[i].NotCaptured++
+				}
+			}
+		}
+		for _, h := range hosts {
+			switch {
+			case slices.Contains(res.Failed[h], true):
+				cov.Failed++
+				if len(cov.FailedHosts) < MaxFailedHosts {
+					cov.FailedHosts = append(cov.FailedHosts, h)
+				}
+			case slices.Contains(res.Found[h], true):
+				cov.Found++
+			default:
+				cov.NotCaptured++
+			}
 		}
 	}
-	in.state.mu.Lock()
-	in.state.coverage = &cov
-	in.state.mu.Unlock()
+	err := d.flush(ctx)
+	setCov()
 	return err
 }
 

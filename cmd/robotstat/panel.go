@@ -249,7 +249,7 @@ type waybackResult struct {
 // addWayback adds a Wayback unit's coverage.
 func (w *waybackResult) add(c pipeline.Coverage) {
 	w.Range = c.Crawl
-	w.Sites++
+	w.Sites += c.Sites
 	w.Listed += c.Listed
 	w.Found += c.Found
 	w.NotCaptured += c.NotCaptured

@@ -56,9 +56,15 @@ type Server struct {
 
 // NewServer starts a stand-in; Close it when done.
 func NewServer() *Server {
-	s := &Server{caps: map[string][]Capture{}, faults: map[string][]string{}, requests: map[string]int{}}
+	s := New()
 	s.Server = httptest.NewServer(s)
 	return s
+}
+
+// New returns a stand-in that is not started: an http.Handler to serve
+// anywhere (its Base and Close are then not to be used).
+func New() *Server {
+	return &Server{caps: map[string][]Capture{}, faults: map[string][]string{}, requests: map[string]int{}}
 }
 
 // Base is the server's URL with a trailing slash: a --wayback-base.
@@ -235,8 +241,9 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, fault string) {
 			best = c
 		}
 	}
+	base := "http://" + r.Host + "/"
 	if !best.Time.Equal(at) {
-		w.Header().Set("Location", s.Base()+"web/"+best.Time.UTC().Format(tsLayout)+"id_/"+u)
+		w.Header().Set("Location", base+"web/"+best.Time.UTC().Format(tsLayout)+"id_/"+u)
 		w.WriteHeader(http.StatusFound)
 		return
 	}
@@ -244,7 +251,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, fault string) {
 		w.Header()[k] = v
 	}
 	if loc := best.Header.Get("Location"); loc != "" {
-		w.Header().Set("Location", s.Base()+"web/"+best.Time.UTC().Format(tsLayout)+"id_/"+loc)
+		w.Header().Set("Location", base+"web/"+best.Time.UTC().Format(tsLayout)+"id_/"+loc)
 	}
 	w.Header().Set("Memento-Datetime", best.Time.UTC().Format(http.TimeFormat))
 	status, body := best.Status, best.Body
