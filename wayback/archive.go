@@ -95,8 +95,11 @@ func Record(salt, target string, date time.Time, block []byte, extra ...[2]strin
 
 // An archive keeps every answer of one site, each in a file of its own
 // (one gzip member, one WARC record) named after its request, written to a
-// temporary name, synced and renamed: a file there is whole, and is read
-// back instead of fetching again. Not safe for concurrent use.
+// temporary name and renamed: after a kill, a file there is whole, and is
+// read back instead of fetching again. It is not synced (one fsync per
+// request cost more than the request on a busy disk): after a power loss a
+// file may be cut, and one that does not read back whole is fetched again.
+// Not safe for concurrent use.
 type archive struct {
 	dir string // "" keeps nothing
 }
@@ -111,11 +114,23 @@ func (a *archive) name(u string, ts string) string {
 	return filepath.Join(a.dir, ts+"-"+hex.EncodeToString(h[:6])+".warc.gz")
 }
 
-// load reads back an answer archived before, nil when there is none.
+// load reads back an answer archived before, nil when there is none or
+// it does not read back whole (it is then fetched and archived again).
 func (a *archive) load(u, ts string) (*Response, error) {
 	if a.dir == "" {
 		return nil, nil
 	}
+	r, err := a.read(u, ts)
+	if err != nil && !os.IsNotExist(err) {
+		if _, serr := os.Stat(a.name(u, ts)); serr == nil {
+			return nil, nil // cut or garbled: fetched again, and replaced
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+func (a *archive) read(u, ts string) (*Response, error) {
 	f, err := os.Open(a.name(u, ts))
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -176,9 +191,6 @@ func (a *archive) store(u, ts string, date time.Time, r *Response) error {
 	_, err = zw.Write(rec)
 	if err == nil {
 		err = zw.Close()
-	}
-	if err == nil {
-		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr

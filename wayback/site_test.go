@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -121,6 +123,16 @@ func TestReadSite(t *testing.T) {
 		if string(res.Captures[i].Record) != string(res2.Captures[i].Record) {
 			t.Errorf("rerun: capture %d differs:\n%s\nwant\n%s", i, res2.Captures[i].Record, res.Captures[i].Record)
 		}
+	}
+	// An archived answer cut (a power loss: files are not synced) is
+	// fetched again.
+	files, _ := filepath.Glob(filepath.Join(cfg.Archive, "2020*.warc.gz"))
+	if err := os.Truncate(files[0], 20); err != nil {
+		t.Fatal(err)
+	}
+	res3, err := wayback.ReadSite(context.Background(), plainGetter{}, cfg, []string{"example.com", "www.example.com"})
+	if err != nil || res3.Replays != 1 || res3.Archived != 8 || len(res3.Errors) > 0 {
+		t.Errorf("after a cut archive file: %d replays, %d read back, %v, %v", res3.Replays, res3.Archived, res3.Errors, err)
 	}
 	// The redirect's record names its target, not the archive's rewrite.
 	if r := string(res.Captures[4].Record); !strings.Contains(r, "\r\nLocation: https://example.com/robots.txt\r\n") || !strings.Contains(r, "HTTP/1.1 301 ") {
