@@ -70,8 +70,8 @@ and its www.) covers the whole range; a body is replayed once per URL and
 digest, later months with the same digest reuse it. A month without a
 capture is no row, and is counted. Every answer is archived as a WARC
 record under OUT/warc/wayback/SITE/, dated when the archive captured it,
-and read back from there when a killed run is rerun: each site is one
-input, committed when read. A CDX answer that is not JSON, a replay whose
+and read back from there when a killed run is rerun, so nothing is
+fetched twice; sites are committed 100 at a time (an input each). A CDX answer that is not JSON, a replay whose
 status or digest disagrees with its CDX row, or a cut body is a located
 error (errors table, class index) and no row of that month. The archive
 is a shared public service that blocks clients that go too fast: unless
