@@ -30,13 +30,22 @@ func main() {
 	rng := flag.String("range", "wayback:2016-01..2025-12", "the months the histories span")
 	list := flag.String("list", "", "write the site list here (required)")
 	addr := flag.String("addr", "127.0.0.1:8089", "listen on `HOST:PORT`")
+	https := flag.Float64("https", -1, "share of sites moving to https (default: DefaultPopulation's)")
+	www := flag.Float64("www", -1, "share of sites redirecting to www. (default: DefaultPopulation's)")
 	flag.Parse()
 	r, err := wayback.ParseRange(*rng)
 	if err != nil || *list == "" {
 		fmt.Fprintln(os.Stderr, "usage: waybackstandin -list FILE [-sites N] [-range wayback:FROM..TO] [-addr 127.0.0.1:8089]", err)
 		os.Exit(2)
 	}
-	hosts, caps := waybacktest.DefaultPopulation(*sites, r).Generate()
+	p := waybacktest.DefaultPopulation(*sites, r)
+	if *https >= 0 {
+		p.HTTPS = *https
+	}
+	if *www >= 0 {
+		p.WWW = *www
+	}
+	hosts, caps := p.Generate()
 	if err := os.WriteFile(*list, []byte(strings.Join(hosts, "\n")+"\n"), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
