@@ -129,12 +129,13 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 	}
 	for _, a := range args {
 		if r.cfg.Panel != nil && strings.HasPrefix(a, wayback.SourcePrefix) {
-			ins, err := r.waybackInputs(a, unit)
+			ins, err := r.waybackInputs(a)
 			if err != nil {
 				return nil, err
 			}
 			for _, in := range ins {
 				if !dup(in.name) {
+					in.unit = unit(in.name)
 					out = append(out, in)
 				}
 			}

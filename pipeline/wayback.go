@@ -49,9 +49,10 @@ type MonthCoverage struct {
 	Failed      int    `json:"failed"`
 }
 
-// waybackInputs is the units of a wayback:FROM..TO input over the listed
-// hosts: sites in site key order, WaybackSitesPerUnit a unit.
-func (r *runner) waybackInputs(a string, unit func(string) Unit) ([]input, error) {
+// waybackInputs is the inputs of a wayback:FROM..TO input over the listed
+// hosts, their units not set yet: sites in site key order,
+// WaybackSitesPerUnit an input.
+func (r *runner) waybackInputs(a string) ([]input, error) {
 	rng, err := wayback.ParseRange(a)
 	if err != nil {
 		return nil, fmt.Errorf("%w: panel: %w", ErrConfig, err)
@@ -78,7 +79,7 @@ func (r *runner) waybackInputs(a string, unit func(string) Unit) ([]input, error
 		if n > 1 {
 			name += ".." + wi.keys[n-1]
 		}
-		out = append(out, input{name: name, path: "wayback", format: formatWayback, unit: unit(name), wayback: wi})
+		out = append(out, input{name: name, path: "wayback", format: formatWayback, wayback: wi})
 	}
 	return out, nil
 }
