@@ -307,3 +307,33 @@ func gunzipFile(p string) ([]byte, error) {
 	}
 	return io.ReadAll(zr)
 }
+
+// TestPanelWaybackRefused: an archive that keeps refusing (503 without
+// Memento-Datetime on every try) fails the sites' input, which a rerun
+// reads; an archived 503 (with Memento-Datetime) is a capture, not a
+// refusal (TestPanelWayback's gone.example).
+func TestPanelWaybackRefused(t *testing.T) {
+	t.Parallel()
+	srv := waybacktest.NewServer()
+	defer srv.Close()
+	waybackArchive(srv)
+	sites := filepath.Join(t.TempDir(), "sites.txt")
+	os.WriteFile(sites, []byte("open.example\n"), 0o644)
+	srv.Fail("cdx", waybacktest.Fault503, waybacktest.Fault503)
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"panel", "--quiet", "--rate", "-1", "--retries", "2", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2024-12"}
+	_, stderr, code := run(t, "", args...)
+	if code != ExitInputsFailed || !strings.Contains(stderr, "503") {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInputsFailed, stderr)
+	}
+	if srv.Requests("cdx") != 2 || srv.Requests("replay") != 0 {
+		t.Errorf("%d CDX and %d replay requests, want the 2 tries", srv.Requests("cdx"), srv.Requests("replay"))
+	}
+	_, stderr, code = run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("rerun: exit %d\n%s", code, stderr)
+	}
+	if n := len(readTable[schema.CaptureRow](t, out, schema.Captures)); n != 12 {
+		t.Errorf("rerun: %d captures, want 12", n)
+	}
+}
