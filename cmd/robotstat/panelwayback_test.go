@@ -337,3 +337,31 @@ func TestPanelWaybackRefused(t *testing.T) {
 		t.Errorf("rerun: %d captures, want 12", n)
 	}
 }
+
+// TestPanelWaybackMixed: one panel reads a Common Crawl crawl through its
+// URL index and Wayback months; each source's rows are under its crawls,
+// dated by their names.
+func TestPanelWaybackMixed(t *testing.T) {
+	t.Parallel()
+	base, generated := panelMirror(t)
+	srv := waybacktest.NewServer()
+	defer srv.Close()
+	waybackArchive(srv)
+	sites := filepath.Join(t.TempDir(), "sites.txt")
+	os.WriteFile(sites, []byte(strings.Join([]string{generated[0], "open.example"}, "\n")), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, code := run(t, "", "panel", "--quiet", "--rate", "-1", "--cc-base", base, "--wayback-base", srv.Base(), "--out", out, sites,
+		"CC-MAIN-2024-22", "wayback:2024-05..2024-06")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var got []string
+	for _, r := range readTable[schema.SiteRow](t, out, schema.Sites) {
+		got = append(got, fmt.Sprintf("%s %s %s", r.Crawl, schema.DaysDate(r.CrawlDate).Format("2006-01-02"), r.Host))
+	}
+	slices.Sort(got)
+	want := []string{"CC-MAIN-2024-22 2024-05-27 " + generated[0], "wayback-2024-05 2024-05-01 open.example", "wayback-2024-06 2024-06-01 open.example"}
+	if !slices.Equal(got, want) {
+		t.Errorf("sites %q, want %q", got, want)
+	}
+}
