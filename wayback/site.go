@@ -95,7 +95,7 @@ type site struct {
 	cfg    Config
 	ar     archive
 	rows   []Row                // every CDX row of the site, by timestamp
-	bodies map[string]*Response // by URL + " " + digest
+	bodies map[string]*Response // by URL + " " + status + " " + digest
 	res    *Result
 }
 
@@ -220,7 +220,10 @@ func (s *site) chain(ctx context.Context, m Month, host string, r *Row) ([]Captu
 		}
 		c.Record = captureRecord(c, resp, loc)
 		out = append(out, *c)
-		if loc == "" || hop >= parse.MaxRedirects-1 || seen[loc] {
+		// The targets of the first parse.MaxRedirects redirects are read,
+		// as ccpanel.go reads a crawl's: robotstat sites decides what a
+		// longer chain is.
+		if loc == "" || hop >= parse.MaxRedirects || seen[loc] {
 			return out, nil
 		}
 		// The target: from the site's own rows when they list it (its
@@ -295,7 +298,7 @@ const maxArchiveHops = 3
 // is a redirect target the archive has no capture of.
 func (s *site) capture(ctx context.Context, u, ts string, row *Row) (*Capture, *Response, error) {
 	if row != nil && row.Digest != "" && row.Digest != "-" && row.Status != "-" && !isRedirect(row.Status) {
-		if prev := s.bodies[u+" "+row.Digest]; prev != nil {
+		if prev := s.bodies[u+" "+row.Status+" "+row.Digest]; prev != nil {
 			s.res.Reused++
 			return &Capture{URL: u, Time: tsTime(row.Timestamp), Replay: prev.Header.Get("X-Robotstat-Replay"), Reused: true}, prev, nil
 		}
@@ -331,7 +334,7 @@ func (s *site) capture(ctx context.Context, u, ts string, row *Row) (*Capture, *
 			}
 		}
 		resp.Header.Set("X-Robotstat-Replay", replay)
-		s.bodies[u+" "+Digest(resp.Body)] = resp
+		s.bodies[u+" "+strconv.Itoa(resp.Status)+" "+Digest(resp.Body)] = resp
 		return &Capture{URL: u, Time: tsTime(cts), Replay: replay}, resp, nil
 	}
 	return nil, nil, &Error{URL: replay, Err: fmt.Errorf("%w: more than %d redirects of the archive's own", ErrRedirect, maxArchiveHops)}

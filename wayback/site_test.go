@@ -207,3 +207,31 @@ func TestParseRange(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSiteRedirectChain: five redirects are followed (RFC 9309
+// §2.3.1.2), the target of a sixth is not read.
+func TestReadSiteRedirectChain(t *testing.T) {
+	t.Parallel()
+	srv := waybacktest.NewServer()
+	defer srv.Close()
+	for _, n := range []int{5, 6} {
+		h := fmt.Sprintf("r%d.example", n)
+		for i := range n {
+			srv.Add(waybacktest.Redirect(fmt.Sprintf("https://%s/r%d", h, i), at("2022-01-02 00:00"), 301, fmt.Sprintf("https://%s/r%d", h, i+1)))
+		}
+		srv.Add(waybacktest.Robots(fmt.Sprintf("https://%s/r%d", h, n), at("2022-01-02 00:00"), "User-agent: *\nDisallow: /\n"))
+		// The chain starts at /robots.txt.
+		srv.Add(waybacktest.Redirect("https://"+h+"/robots.txt", at("2022-01-01 00:00"), 301, "https://"+h+"/r1"))
+	}
+	for n, want := range map[int]int{5: 6, 6: 6} {
+		h := fmt.Sprintf("r%d.example", n)
+		cfg := wayback.Config{Base: srv.Base(), Range: wayback.Range{From: wayback.Month(2022 * 12), To: wayback.Month(2022 * 12)}}
+		res, err := wayback.ReadSite(context.Background(), plainGetter{}, cfg, []string{h})
+		if err != nil || len(res.Errors) > 0 {
+			t.Fatal(err, res.Errors)
+		}
+		if got := len(res.Captures); got != want {
+			t.Errorf("%s: %d captures, want %d:\n%s", h, got, want, strings.Join(captures(res), "\n"))
+		}
+	}
+}
