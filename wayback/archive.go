@@ -19,7 +19,9 @@ import (
 )
 
 // A Response is an answer of the archive: the CDX API's, a replay's, or
-// the archive's own redirect to the capture nearest a timestamp.
+// the archive's own redirect to the capture nearest a timestamp. A plain
+// value; ReadSite keeps the ones it replayed (for digest reuse) and does
+// not change them but for one header of its own.
 type Response struct {
 	Status int
 	Header http.Header

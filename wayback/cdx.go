@@ -15,7 +15,7 @@ var Fields = []string{"timestamp", "original", "statuscode", "digest"}
 
 // A Row is one CDX line: a capture of Original at Timestamp (14 digits,
 // UTC), its HTTP Status ("-" for a revisit whose status the index does
-// not say) and Digest (the base32 SHA-1 of its payload).
+// not say) and Digest (the base32 SHA-1 of its payload). A plain value.
 type Row struct {
 	Timestamp, Original, Status, Digest string
 }

@@ -19,6 +19,7 @@ import (
 // refusal of the archive's own (429, 5xx without Memento-Datetime). An
 // error is the run's (the endpoint refuses, the context ended), except
 // one wrapping ErrCut: the answer's body ended before its length.
+// ReadSite calls it from one goroutine.
 type Getter interface {
 	Get(ctx context.Context, url string) (*Response, error)
 }
@@ -44,7 +45,7 @@ const DefaultBase = "https://web.archive.org/"
 // target (Hop 1...). Record is its WARC response record (uncompressed),
 // dated when the archive captured it, with the archived status, headers
 // (a Location as the site sent it, not rewritten into the archive) and
-// body.
+// body. A plain value; Record is its own.
 type Capture struct {
 	Month  Month
 	Host   string
@@ -75,7 +76,7 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Result is what ReadSite read of a site's hosts.
+// Result is what ReadSite read of a site's hosts; the caller's to keep.
 type Result struct {
 	// Captures in month order, then host, then hop.
 	Captures []Capture
@@ -101,6 +102,9 @@ type site struct {
 
 // ReadSite reads the answers of hosts, which share a SiteKey, for every
 // month of cfg.Range: one CDX query, then the replays the answers need.
+// Bad input is in Result.Errors; the error returned is the run's (the
+// Getter's, or the archive folder's). Calls for different sites may run
+// at once (each has its own archive folder).
 func ReadSite(ctx context.Context, g Getter, cfg Config, hosts []string) (*Result, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
