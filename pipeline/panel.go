@@ -32,6 +32,10 @@ type Panel struct {
 	// folder its answers are archived in, one folder per site (none when
 	// empty). See wayback.go.
 	WaybackBase, WaybackArchive string
+	// WaybackUserAgent names the client to the archive (its requests
+	// carry Go's default otherwise): a product token and a contact URL,
+	// so that the archive's staff can reach a run before blocking it.
+	WaybackUserAgent string
 }
 
 // Coverage is what a panel unit found of its crawl (UnitResult.Coverage):

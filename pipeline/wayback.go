@@ -113,7 +113,7 @@ func (r *runner) readWayback(ctx context.Context, in input) error {
 	defer decoderPool.Put(d)
 	d.r = r
 	defer func() { d.s.close(); d.src = nil }()
-	g := &waybackGetter{f: r.fetch}
+	g := &waybackGetter{f: r.fetch, userAgent: r.cfg.Panel.WaybackUserAgent}
 	for si, key := range wi.keys {
 		hosts := wi.hosts[si]
 		cfg := wayback.Config{Base: r.cfg.Panel.waybackBase(), Range: wi.rng}
@@ -222,8 +222,9 @@ func (r *runner) decodeWayback(ctx context.Context, d *decoder, src *source, c w
 // unit's to read), and an answer carrying Memento-Datetime is a capture
 // whatever its status, never a refusal.
 type waybackGetter struct {
-	f      *fetcher
-	client *http.Client
+	f         *fetcher
+	client    *http.Client
+	userAgent string
 }
 
 // maxWaybackBody bounds an answer read into memory: a CDX answer of ten
@@ -313,6 +314,9 @@ func (g *waybackGetter) try(ctx context.Context, url string) (*http.Response, []
 		return nil, nil, fmt.Errorf("%w %s: %w", ErrFetch, url, err)
 	}
 	req.Header.Set("Accept-Encoding", "identity")
+	if g.userAgent != "" {
+		req.Header.Set("User-Agent", g.userAgent)
+	}
 	resp, err := g.client.Do(req)
 	if err != nil {
 		return nil, nil, err

@@ -112,7 +112,11 @@ type panelSpec struct {
 
 // pipeline is the pipeline's view of the panel.
 func (p *panelSpec) pipeline() *pipeline.Panel {
-	return &pipeline.Panel{Hosts: p.hosts, WaybackBase: p.waybackBase, WaybackArchive: p.waybackArchive}
+	pp := &pipeline.Panel{Hosts: p.hosts, WaybackBase: p.waybackBase, WaybackArchive: p.waybackArchive}
+	if p.waybackBase != "" {
+		pp.WaybackUserAgent = "robotstat/" + Version + " (+" + projectURL + ")"
+	}
+	return pp
 }
 
 func (m *Main) panel(ctx context.Context, args []string) error {
