@@ -168,6 +168,18 @@ func TestPanelWayback(t *testing.T) {
 	if srv.Requests("cdx") != 6 {
 		t.Errorf("%d CDX requests served, want 4 + the 429 and the 503", srv.Requests("cdx"))
 	}
+	// The same rows with one worker (a fresh --out: fetched again).
+	one := filepath.Join(t.TempDir(), "one")
+	if _, stderr, code := run(t, "", "panel", "--quiet", "--rate", "-1", "--workers", "1", "--wayback-base", srv.Base(), "--out", one, sites, "wayback:2024-01..2025-12"); code != 0 {
+		t.Fatalf("--workers 1: exit %d\n%s", code, stderr)
+	}
+	all := func(string) bool { return true }
+	want, got := panelTables(t, out, all), panelTables(t, one, all)
+	for tb, w := range want {
+		if !slices.Equal(got[tb], w) {
+			t.Errorf("--workers 1: %s: %s", tb, testkit.FirstDiff(got[tb], w))
+		}
+	}
 }
 
 // TestPanelWaybackBadInput: a replay whose digest disagrees with its CDX
