@@ -67,21 +67,25 @@ the archive's first capture that month of the host's own /robots.txt
 (http or https, the host exactly as listed), and the redirects it leads to
 (at most five, read through the archive). One CDX query per site (a host
 and its www.) covers the whole range; a body is replayed once per URL and
-digest, later months with the same digest reuse it. A month without a
-capture is no row, and is counted. Every answer is archived as a WARC
-record under OUT/warc/wayback/SITE/, dated when the archive captured it,
-and read back from there when a killed run is rerun, so nothing is
-fetched twice; sites are committed 100 at a time (an input each). A CDX answer that is not JSON, a replay whose
-status or digest disagrees with its CDX row, or a cut body is a located
-error (errors table, class index) and no row of that month. The archive
-is a shared public service that blocks clients that go too fast: unless
---rate is given, a panel with a wayback source makes at most 0.4 requests
-per second over CDX queries and replays together (24 a minute, the CDX
-API's limit per IP as reported in 2026; above it the archive answers 429,
-and blocks a client that keeps going for an hour, then longer): about
-35,000 requests a day. A 429 or 5xx of the archive is retried after its
-Retry-After, with a line on stderr; an archive that keeps refusing stops
-the run.
+digest, later months with the same digest reuse it (a redirect is
+replayed each time, for its Location). A month without a capture is no
+row, and is counted. Every answer is archived as a WARC record under
+OUT/warc/wayback/SITE/, dated when the archive captured it, and read back
+from there when a killed run is rerun, so nothing is fetched twice; sites
+are committed 100 at a time (an input each). A CDX answer that is not
+JSON, a replay whose status or digest disagrees with its CDX row, or a
+cut body is a located error (errors table, class index) and no row of
+that month.
+
+The archive is a shared public service that blocks clients that go too
+fast: unless --rate is given, a panel with a wayback source makes at most
+0.4 requests per second over CDX queries and replays together (24 a
+minute, the CDX API's limit per IP as reported in 2026; above it the
+archive answers 429, and blocks a client that keeps going for an hour,
+then longer): about 35,000 requests a day. A 429 or 5xx of the archive
+(one without Memento-Datetime: an archived 503 is a capture) is retried
+after its Retry-After, with a line on stderr; a request refused on every
+try fails its input (a rerun reads it), and 8 such in a row stop the run.
 
 Examples:
   robotstat panel --out panel/ tranco-top10k.csv CC-MAIN-2024-33 CC-MAIN-2025-08
