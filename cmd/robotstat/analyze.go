@@ -45,59 +45,6 @@ var sampleWARC []byte
 // capture ids are the same on every run.
 const sampleName = "robotstat-sample.warc.gz"
 
-const analyzeUsage = `Usage:
-  robotstat analyze [flags] [INPUT...]
-
-Reads robots.txt captures from each INPUT and writes Parquet tables under
---out (default out/): captures, groups, agents, directives, signals,
-verdicts and errors, plus bots, rules, sitemaps and diagnostics with
---tables; then the sites tables (robotstat sites). With no INPUT it reads
-the embedded sample (a small WARC of real and made-up captures).
-
-An INPUT is a WARC (.warc, .warc.gz, .warc.zst), a JSON Lines or CSV dump
-(.jsonl[.gz|.zst], .csv[.gz]), a tar or tar.gz of files named by host, a
-folder of such files, a manifest (a text file, optionally gzipped, of paths or
-http(s) URLs, one a line, e.g. Common Crawl's robotstxt.paths.gz), an http(s)
-URL, an s3://bucket/key object (anonymous unless credentials are configured;
-see --s3-credentials), - for a WARC on stdin, or a Common Crawl crawl by name,
-CC-MAIN-YYYY-WW (when no file of that name exists): its robotstxt WARCs,
-listed by crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz under --cc-base
-(https, s3:// or a folder) and read from there, streamed, each committed on
-its own, as crawl CC-MAIN-YYYY-WW. Several crawls give one dataset, a crawl
-partition each. --sample N reads N files of each crawl, the same ones every
-time, spread over its segments; --segments only those of the segments named.
-
-Downloads are polite: --downloads at once (default 4), --rate requests per
-second over all of them (default 4), a refused request (403, 429, 5xx) or a
-cut connection retried --retries times in all, 1 s apart and doubling, each
-wait said on stderr; after 8 downloads in a row refused on every try the run
-stops (what it committed is kept; run it again later).
-
-Each input (a file, a URL, a manifest line; a folder's files of one host each
-together) is committed on its own once it has been read: its files, written
-under temporary names, are renamed into place and a completion record under
---out/_robotstat/inputs names them, so a *.parquet under --out is never
-partial. Running again skips the inputs --out already holds from a run with
-the same options (so a killed run resumes where it stopped) and reads the
-others; an input held with other options is read again and replaced, never
-added twice. An input that cannot be read (a download refused after its
-retries) is recorded as failed and the run goes on (exit code 5); a rerun
-retries it. Nothing is written outside --out.
-
-One writer at a time: analyze locks --out (--out/_robotstat/lock), exclusive
-without --shard, shared with it (the tasks of a sharded run write into one
---out together), and refuses to start (exit 2) while another robotstat
-holds it in a mode that excludes its own. Taking the lock removes what a
-killed robotstat left in --out (see README.md, One writer at a time).
-
-Examples:
-  robotstat analyze --out out/
-  robotstat analyze --out out/ CC-MAIN-2024-33 CC-MAIN-2024-38 --sample 20
-  robotstat analyze --out out/ --crawl CC-MAIN-2024-33 robotstxt.paths.gz \
-      --manifest-base https://data.commoncrawl.org/
-  robotstat analyze --out out/ --shard auto --sites tranco.csv manifest.txt
-`
-
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
 	cpuprofile, memprofile, mutexprofile, blockprofile                      string

@@ -13,22 +13,6 @@ func init() {
 		exits: []int{ExitOK, ExitUsage}})
 }
 
-const botsUsage = `Usage: robotstat bots [--json] [--bots FILE [--bots-replace]]
-
-Prints the bot catalog as CSV (token,operator,category,source,checked) after
-a comment line with its version, or with --json in the JSON form of the
-embedded catalog: the embedded catalog, or the one robotstat analyze --bots
-FILE would use. source is where the entry was checked (the operator's
-documentation or the ai.robots.txt registry) and checked the date it was
-read there. Only the ai-* categories count as AI in reports; search-dual-use
-and generic-tool mark tokens a site may name for other reasons.
-
-FILE is CSV with a token,operator,category header (source and checked
-optional) or the JSON form; both outputs of this command are such files. Its
-bots extend the embedded catalog (an entry with the same product token
-replaces it) unless --bots-replace is given, as with robotstat analyze.
-`
-
 func (m *Main) bots(ctx context.Context, args []string) error {
 	fs := newFlagSet("bots")
 	file := fs.String("bots", "", "read bots from `FILE` (CSV or JSON)")

@@ -20,57 +20,6 @@ func init() {
 		exits: []int{ExitOK, ExitDisallowed, ExitUsage}})
 }
 
-const checkUsage = `Usage:
-  robotstat check [--explain] [--status CODE] ROBOTS_FILE AGENT URL...
-  robotstat check --batch < LINES
-
-Decides, per RFC 9309, whether AGENT may fetch each URL under the rules in
-ROBOTS_FILE ("-" reads standard input). Prints one line per URL whose first
-word is "allowed" or "disallowed", then the URL; --explain adds the deciding
-line, directive and pattern and the group's user agents, or why nothing
-matched.
-
-AGENT is the crawler's product token, e.g. GPTBot or MJ12bot, matched
-case-insensitively and whole (RFC 9309 §2.2.1): its letters, digits, "_"
-and "-" count, so "GPTBot/1.1" is read as GPTBot and crawler3 is not
-crawler1. A whole User-Agent header such as
-"Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)" is read
-as the first bot of robotstat's catalog (robotstat bots) it names, here
-GPTBot; one that names none is read as its first token (Mozilla), so pass
-the token. A note goes to stderr whenever AGENT is not a bare token.
-
-URL is what a crawler would fetch: an absolute URL of any scheme (scheme
-and host are ignored), a path ("/a?b"), or a relative reference ("a/b.js",
-read against the robots.txt's own URL as "/a/b.js"); "" is "/". The path
-and query are matched as written, a malformed escape ("/100%") included;
-the fragment is dropped. Only a URL holding a control character (a NUL, a
-tab, a line break) is refused, in both modes alike.
-
---status CODE is the HTTP status the robots.txt was served with (RFC 9309
-§2.3.1): 2xx parses the file; 4xx means unavailable, everything allowed;
-5xx means unreachable, everything disallowed. A 3xx must be followed by the
-crawler, so check refuses it.
-
---batch reads ROBOTS_FILE<TAB>AGENT<TAB>URL lines from standard input and
-prints one word per line, in order: allowed, disallowed, or error (with the
-reason on stderr). Each file is parsed once while consecutive lines name it.
-
---json prints one JSON object a line instead, one per decision, in order
-(with --batch, one per input line, errors included):
-  file, agent, url   as given
-  token              the product token AGENT is read as, lower case ("" for *
-                     and for an agent that names none)
-  status             the HTTP status the file was taken as served with
-  verdict            allowed, disallowed, or error (--batch: a line not decided)
-  allowed            true or false (absent for an error)
-  reason             rule, no-match, no-group, implicit, unavailable, unreachable
-  match              how the agent found its groups: named, star or none
-  rule_line, rule    the deciding line and its directive as read
-                     ("disallow: /private"), for reason rule
-  explain            check --explain's explanation, with --explain
-  input_line, error  --batch: the stdin line (from 1), and why it was not decided
-`
-
 type checkFlags struct {
 	explain   bool
 	json      bool

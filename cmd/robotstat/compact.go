@@ -20,39 +20,6 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const compactUsage = `Usage:
-  robotstat compact [flags] OUT_DIR
-
-Merges the files robotstat analyze committed under OUT_DIR, one per input,
-table and crawl (a crawl of 70k inputs is 70k files per table), into files
-of about --target-size bytes per table and crawl, so that a query opens a
-few hundred files per crawl. Files whose key/value metadata differs (other
-options, another robotstat version) are merged apart. For robotstat's
-readers every row is kept exactly once, at every moment: the merged files
-count only once the compaction's record (under OUT_DIR/_robotstat/inputs)
-names them, and the inputs' own files only until then; a compaction that
-is killed leaves them the dataset as it was. A query that globs *.parquet
-then also reads what it left (merged files no record names, or absorbed
-files not yet removed) until the next analyze, sites or compact into
-OUT_DIR removes it, first thing; robotstat status counts it meanwhile.
-
-The inputs stay done: analyze still skips them and robotstat status still
-lists them. Inputs that failed are not merged (a rerun reads them again and
-replaces their files), nor are the sites tables (robotstat sites rebuilds
-them whole). An input whose rows are in merged files cannot be read again
-into OUT_DIR (with other options or --redo): analyze refuses, and says
-which; write such a rerun to a fresh --out. compact takes OUT_DIR's lock
-exclusive: it refuses to start (exit 2) while an analyze, sites or another
-compact writes into OUT_DIR. A second compact merges the inputs committed
-since.
-
-A summary goes to stderr: per table, files and bytes before and after.
-
-Examples:
-  robotstat compact out/
-  robotstat compact --target-size 1073741824 --json out/ > compact.json
-`
-
 func (m *Main) compact(ctx context.Context, args []string) error {
 	fs := newFlagSet("compact")
 	target := fs.Int64("target-size", schema.DefaultCompactTarget, "merge about this many `bytes` of files into one")

@@ -20,58 +20,6 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const reportUsage = `Usage:
-  robotstat report [flags] OUT_DIR
-
-Reads the Parquet tables robotstat analyze and robotstat sites wrote under
-OUT_DIR and prints what a researcher asks first, leading with the answer:
-the sites that block each AI bot fully, by name or only through * (the AI
-bots no file names share one line), over the crawls in date order; the
-same by category (ai-training, ai-search, ai-user-fetch, ai-data,
-ai-optout-token); when sites first blocked each leading bot and how many
-later stopped (site_history); the four verdict definitions side by side;
-the Content-Signal and Content-Usage lines and where they contradict the
-rules; then outcomes, adoption, named agents, contents, directives and
-platform templates.
-
-A site is a crawl and a host (the sites table). Status and adoption are
-shares of sites; everything else is a share of the sites whose robots.txt
-was fetched and parsed. Every table says what its percentages are of (n),
-and every share is followed by its 95% Wilson score interval, [low-high]
-in percent, with ! where n is under 100 (the CSV has the bounds as
-fractions: full_lo, full_hi beside full, and so on).
-Each crawl has a date (CC-MAIN-YYYY-WW: the Monday of that ISO week; any
-other crawl the day of its median fetch) and the columns follow it.
-
---panel counts only the hosts that are a parsed site in every crawl
-(site_history.panel), so that a trend is not an artefact of a changing set
-of hosts. --by rank gives one column per rank stratum (top 1k, 10k, 100k,
-1M, unranked, all, pooled over the crawls) from sites.rank, which analyze
---sites FILE fills, or from --sites FILE given here. --by domain keeps a
-column per crawl but counts one site per registered domain, the one the
-domains table names (the domain's own host, else www., else the best
-rank, else the first host), so that a domain with many hosts counts once.
-
---html FILE also writes one self-contained HTML page (inline CSS and SVG,
-no script, nothing fetched when it is opened) with the charts; its switches
-show the trends for all sites or the panel, pooled or by rank stratum.
---csv DIR writes every table and the data behind every chart as CSV
-(bots_by_crawl.csv equals the SQL in README.md); --json prints the same as
-one JSON document on stdout instead of the text.
-
-FILE and each CSV file are written as cp writes its destination, but a
-regular file (or none) atomically: under a hidden temporary name beside
-it, synced, then renamed over it. A FIFO or character device (/dev/stdout,
-a named pipe) is written through and never replaced, a symbolic link is
-followed (a link to a regular file has its target replaced); a folder, a
-dangling link, "-" and other special files are refused.
-
-Examples:
-  robotstat report out/
-  robotstat report out/ --html report.html --csv figures/
-  robotstat report out/ --panel --by rank --sites tranco.csv
-`
-
 type reportFlags struct {
 	html, by, csv, sites         string
 	json, panel, strata, allBots bool

@@ -23,28 +23,6 @@ func init() {
 // projectURL is the contact URL of the default User-Agent.
 const projectURL = "https://github.com/robotstat/robotstat"
 
-const scanUsage = `Usage:
-  robotstat scan [flags] [--sites FILE [--top N]] [HOST...]
-
-Fetches each HOST's /robots.txt (and the first --top N domains of a Tranco
-rank,domain --sites FILE) as RFC 9309 section 2.3 describes: https first, then
-http when https fails, up to 5 redirects, 500 KiB of body kept. Every request,
-response and failure goes into WARC/1.1 files under DIR/warc/
-(scan-YYYYMMDDhhmmss-NNNNN.warc.gz); then the same analysis robotstat analyze
-runs writes the tables under DIR, as crawl scan-YYYY-MM-DD (--crawl NAME).
-
-A rerun into the same --out skips the hosts already scanned there and
-analyses all of DIR/warc/ again, replacing the earlier tables.
-
-One request at a time goes to a host; --concurrency hosts are fetched at once.
-The User-Agent must carry a product token and a contact URL.
-
-Examples:
-  robotstat scan --out today/ --sites tranco.csv --top 10000
-  robotstat scan --out today/ example.com www.wikipedia.org
-  robotstat scan --out t/ --resolve '*:443=127.0.0.1:8443' --resolve '*:80=127.0.0.1:8080' a.test
-`
-
 type scanFlags struct {
 	analyze                             analyzeFlags
 	top, concurrency                    int

@@ -19,35 +19,6 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const sitesUsage = `Usage:
-  robotstat sites [flags] OUT_DIR
-
-Builds the sites table (one row per crawl and host: the answer that host's
-robots.txt gave in the crawl, redirects followed through the crawl's
-captures as RFC 9309 section 2.3.1 says) and the site_bots table (one row
-per site and catalog bot, the verdicts of the capture that answered) from
-every committed captures and verdicts file under OUT_DIR: several runs,
-shards written by different machines, several crawls. It replaces the
-previous build. robotstat analyze runs it at the end of a run without
---shard; after a sharded run, run it once every shard is done.
-
-sites locks OUT_DIR exclusive: it refuses to start (exit 2) while an
-analyze or compact writes into OUT_DIR, and removes, as it starts, what a
-killed robotstat left there (a killed sites build's files among them).
-
-The rules, with a worked example of each, are in schema/README.md (sites);
-scripts/sql/sites.sql is the same definition in SQL.
-
---workers N resolves N host-hash partitions at once (default: the number
-of CPUs, as analyze); each holds one partition in memory, so peak memory
-grows by about one partition's worth per worker. The tables are the same,
-row for row and in the same order, for any N.
-
-Examples:
-  robotstat sites out/
-  robotstat sites --workers 8 out/
-`
-
 func (m *Main) sites(ctx context.Context, args []string) error {
 	fs := newFlagSet("sites")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")

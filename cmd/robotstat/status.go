@@ -19,35 +19,6 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const statusUsage = `Usage:
-  robotstat status [flags] OUT_DIR [INPUT...]
-
-Reads the completion records under OUT_DIR (robotstat analyze writes one per
-input it commits) and says, for every input, whether it is done, failed (it
-could not be read at all), or partial (it failed after some of its captures
-were read; those are kept), with the error. Given the INPUTs of the analyze
-command (the same files, folders, manifests, crawl names or URLs, with the
-same --manifest-base, --cc-base, --sample, --segments and --shard), it also
-lists the inputs left: those without a record, which a rerun of that command
-reads. A rerun reads the failed and partial ones again too.
-
-It checks that every committed file is there with the size its record
-says (--verify: and the rows), and names each damaged one (deleted,
-emptied, cut) with what to run to make it whole; readers refuse a table
-with a damaged file.
-
-It also counts the files a killed robotstat left (a commit or compaction
-killed between its renames and its record, or before it removed what it
-replaced): robotstat's readers skip them, a query that globs *.parquet
-does not, and the next analyze, sites or compact into OUT_DIR removes them
-first thing. status itself writes nothing.
-
-Examples:
-  robotstat status out/
-  robotstat status out/ CC-MAIN-2024-33 --sample 20
-  robotstat status --json out/ robotstxt.paths.gz --manifest-base https://data.commoncrawl.org/
-`
-
 func (m *Main) status(ctx context.Context, args []string) error {
 	fs := newFlagSet("status")
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")

@@ -18,33 +18,6 @@ func init() {
 	register(command{name: "tester", summary: "write a robots.txt tester: one offline HTML page that explains decisions", run: (*Main).tester})
 }
 
-const testerUsage = `Usage:
-  robotstat tester --out FILE [--status CODE] [--base URL] [ROBOTS_FILE [AGENT [URL...]]]
-
-Writes one HTML page that answers, for a robots.txt, agents and URLs, what
-"robotstat check --explain" answers and shows why: the group that applies
-and why, the deciding line, every rule that matched and why it lost, the
-normalised path and patterns, the file's findings and non-standard records,
-and for each AI bot in the catalog its verdict (full, partial or none),
-named or via *. The page runs robotstat's own parser compiled to
-WebAssembly and needs nothing else: it opens offline from the file.
-
-A test case travels in the page's URL fragment
-(#robots=...&agent=...&url=..., URL-encoded; agent and url may repeat), so
-one link carries it. Given ROBOTS_FILE ("-" reads standard input), AGENT
-and URLs, the page opens with that case, and the link to it is printed on
-stdout: the file's URL, or --base URL (where you will put the page) with
-the fragment. Without them the page opens with an example, and stdout gets
-the page's URL.
-
-FILE is written as cp writes its destination, but a regular file (or
-none) atomically: a hidden temporary file beside it, synced, then renamed
-over it; nothing else is written. A FIFO or character device (/dev/stdout,
-a named pipe) is written through and never replaced, a symbolic link is
-followed (a link to a regular file has its target replaced); a folder, a
-dangling link, "-" and other special files are refused.
-`
-
 func (m *Main) tester(ctx context.Context, args []string) error {
 	fs := newFlagSet("tester")
 	out := fs.String("out", "", "write the page to `FILE`")
