@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -155,18 +153,18 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	res := analyzeResult{Result: *r, Sample: sample}
 	if f.panel != nil {
-		res.Panel = f.panel.result(r.Coverage)
+		res.Panel = runs.NewPanelResult(f.panel.file, f.panel.list, r.Coverage)
 	}
 	nothing := ""
 	if f.name == "" && f.panel == nil && len(r.Failed) == 0 {
-		nothing = nothingRead(r, inputs)
+		nothing = r.NothingRead(inputs)
 	}
 	// The next step is the report only when there is one to make.
-	res.next = nothing == "" && dirExists(filepath.Join(res.Dir, string(schema.Captures)))
-	res.print(m.Stderr)
+	next := nothing == "" && dirExists(filepath.Join(res.Dir, string(schema.Captures)))
+	r.WriteSummary(m.Stderr, runs.SummaryOptions{Sample: sample, Panel: res.Panel, Next: next})
 	// An input with errors and no crawl (no capture, none named) in a run
 	// that read no capture has no rows: no partition without a crawl.
-	printErrors(m.Stderr, &r.Summary, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
+	r.WriteErrors(m.Stderr, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
 	if nothing != "" {
 		if f.json {
 			enc := json.NewEncoder(m.Stdout)
@@ -197,36 +195,6 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		return silentExit(ExitInputErrors)
 	}
 	return nil
-}
-
-// nothingRead says why a run read nothing, or "": no input found to
-// read, inputs read that held no capture, or inputs all skipped into an
-// output that holds no capture. A rerun whose inputs were all read before
-// into an output that holds captures read nothing new, and succeeds.
-func nothingRead(r *runs.Result, inputs []string) string {
-	if r.Captures > 0 {
-		return ""
-	}
-	named := strings.Join(inputs[:min(len(inputs), 3)], ", ")
-	if len(inputs) > 3 {
-		named += ", ..."
-	}
-	switch {
-	case r.Shard != "":
-		// A shard is a part of the run: it may hold no input (a list
-		// shorter than the shards) or only inputs without captures.
-		return ""
-	case r.Files == 0 && r.Skipped == 0:
-		return fmt.Sprintf("analyze read nothing: %s %s no input to read (no WARC, JSON Lines or CSV dump, tar, or file named by host; what was left out is said above); nothing written. Give the files or folders of your captures, or a crawl name (CC-MAIN-YYYY-WW): robotstat analyze --help",
-			named, plural(len(inputs), "holds", "hold"))
-	case r.Files > 0:
-		return fmt.Sprintf("analyze read nothing: the %d %s read held no robots.txt capture (why is said above: input errors, inputs with no record, responses that are not /robots.txt); nothing written",
-			r.Files, plural(r.Files, "input", "inputs"))
-	case !dirExists(filepath.Join(r.Dir, string(schema.Captures))):
-		return fmt.Sprintf("analyze read nothing: the %d %s %s read before into %s, which holds no capture (they held none); --redo reads them again",
-			r.Skipped, plural(r.Skipped, "input", "inputs"), plural(r.Skipped, "was", "were"), r.Dir)
-	}
-	return ""
 }
 
 // analyzeConfig turns analyze's flags into the run's configuration.
@@ -307,7 +275,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	}
 	m.withRetryDelays(&cfg.Pipeline)
 	if f.panel != nil {
-		cfg.Pipeline.Panel = &pipeline.Panel{Hosts: f.panel.hosts}
+		cfg.Pipeline.Panel = &pipeline.Panel{Hosts: f.panel.list.Hosts}
 	}
 	if !f.quiet && m.StderrIsTerminal {
 		cfg.Pipeline.Progress = m.Stderr
@@ -356,7 +324,7 @@ func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result
 		return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, err)}
 	case errors.Is(err, pipeline.ErrStopped):
 		return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
-			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), refusedHint(pipeline.DefaultStopAfterRefused))
+			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), runs.RefusedHint(pipeline.DefaultStopAfterRefused))
 	case errors.As(err, &ce):
 		err = compactedError(ce)
 	case errors.Is(err, pipeline.ErrNoCrawl):
@@ -415,119 +383,7 @@ type analyzeResult struct {
 	// Sites is what the sites step built (nil for a sharded run).
 	Sites *reduce.Summary `json:"sites,omitempty"`
 	// Panel is what robotstat panel found of its hosts in each crawl.
-	Panel *panelResult `json:"panel,omitempty"`
-	// next: the output holds captures, so the summary points at the
-	// report.
-	next bool
-}
-
-// print writes where the output went and the three-line summary.
-func (r *analyzeResult) print(w io.Writer) {
-	what := "inputs"
-	if r.Sample {
-		what = "the embedded sample"
-	}
-	fmt.Fprintf(w, "robotstat: read %s: %s\n", what, r.Summary.Line())
-	var parts []string
-	for _, o := range outcomeOrder {
-		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
-	}
-	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
-	r.Panel.print(w)
-	if r.NotHosts > 0 {
-		ex := strings.Join(r.NotHostExamples, ", ")
-		if r.NotHosts > int64(len(r.NotHostExamples)) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d %s not read: %s (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
-			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is not a host name", "their names are not host names"), ex)
-	}
-	if r.Duplicates > 0 {
-		ex := strings.Join(r.DuplicateExamples, ", ")
-		if r.Duplicates > len(r.DuplicateExamples) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d %s named twice, read once: %s\n", r.Duplicates, plural(r.Duplicates, "input", "inputs"), ex)
-	}
-	if r.OutputDirs > 0 {
-		ex := strings.Join(r.OutputDirExamples, ", ")
-		if r.OutputDirs > int64(len(r.OutputDirExamples)) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d robotstat output %s inside the input folders not read: %s (%s _robotstat/: tables and records, not robots.txt files)\n",
-			r.OutputDirs, plural(int(r.OutputDirs), "folder", "folders"), ex, plural(int(r.OutputDirs), "it has", "they have"))
-	}
-	if r.Empty > 0 {
-		ex := strings.Join(r.EmptyExamples, ", ")
-		if r.Empty > int64(len(r.EmptyExamples)) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d %s held no record or row at all: %s\n", r.Empty, plural(int(r.Empty), "input", "inputs"), ex)
-	}
-	if n := r.Summary.Errors[pipeline.ClassCrawl]; n > 0 {
-		fmt.Fprintf(w, "robotstat: %d WARC %s another crawl in %s warcinfo (isPartOf) than %s path (crawl-data/CC-MAIN-YYYY-WW/): %s filed under the path's crawl; the errors table names each (class crawl)\n",
-			n, plural(int(n), "file names", "files name"), plural(int(n), "its", "their"), plural(int(n), "its", "their"), plural(int(n), "its captures are", "their captures are"))
-	}
-	if r.Captures == 0 && r.OtherResponses > 0 {
-		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
-			r.OtherResponses, plural(int(r.OtherResponses), "response", "responses"), plural(int(r.OtherResponses), "its target is", "their targets are"))
-	}
-	var rows []string
-	for _, t := range schema.AllTables() {
-		if n, ok := r.Rows[string(t)]; ok {
-			rows = append(rows, string(t)+" "+strconv.FormatInt(n, 10))
-		}
-	}
-	if len(rows) == 0 {
-		rows = append(rows, "none")
-	}
-	failed := ""
-	if len(r.Failed) > 0 { // committed too: their records say they failed
-		failed = fmt.Sprintf(", %d of them failed", len(r.Failed))
-	}
-	next := ""
-	if r.next {
-		next = "; next: robotstat report " + r.Dir
-	}
-	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s)%s\n", r.Dir, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), next)
-	if r.Skipped > 0 {
-		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Dir)
-	}
-	if r.Repaired > 0 {
-		fmt.Fprintf(w, "robotstat: %d %s in %s had missing, emptied or cut files (robotstat status %s named them): read again, their rows replaced\n", r.Repaired, plural(r.Repaired, "input", "inputs"), r.Dir, r.Dir)
-	}
-	for _, why := range slices.Sorted(maps.Keys(r.Replaced)) {
-		n := r.Replaced[why]
-		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Dir, why)
-	}
-	refused := 0
-	for i, f := range r.Failed {
-		if f.Refused {
-			refused++
-		}
-		if i == maxFailuresShown {
-			fmt.Fprintf(w, "robotstat: ... and %d more failed inputs (robotstat status %s lists them all)\n", len(r.Failed)-i, r.Dir)
-		}
-		if i >= maxFailuresShown {
-			continue
-		}
-		fmt.Fprintf(w, "robotstat: input failed: %s: %s (%d captures read before kept; a rerun retries it)\n", f.Input, f.Error, f.Captures)
-	}
-	if refused > 0 {
-		fmt.Fprintf(w, "robotstat: %s\n", refusedHint(refused))
-	}
-}
-
-// maxFailuresShown bounds the failed inputs the summary names.
-const maxFailuresShown = 10
-
-// outcomeOrder lists the values of captures.outcome in the order the
-// summary prints them, with their labels.
-var outcomeOrder = [...]struct{ value, label string }{
-	{schema.OutcomeParsed, "parsed"},
-	{schema.OutcomeUnavailable, "unavailable (4xx, allow all)"},
-	{schema.OutcomeUnreachable, "unreachable (5xx, disallow all)"},
-	{schema.OutcomeRedirect, "redirected (3xx)"},
+	Panel *runs.PanelResult `json:"panel,omitempty"`
 }
 
 // memoryLimit returns the soft heap limit analyze sets (0: none). The live
@@ -589,29 +445,4 @@ func optInTables() []schema.TableName {
 		}
 	}
 	return out
-}
-
-// printErrors writes the located data errors a run kept (the first
-// --errors of them), sorted by input and offset, and where the rest are.
-func printErrors(w io.Writer, sum *pipeline.Summary, inTable bool) {
-	if len(sum.Diagnostics) == 0 {
-		return
-	}
-	diags := slices.Clone(sum.Diagnostics)
-	slices.SortStableFunc(diags, func(a, b *pipeline.ReadError) int {
-		return cmp.Or(strings.Compare(a.Source, b.Source), cmp.Compare(a.Offset, b.Offset))
-	})
-	total := sum.ErrorCount()
-	where := ""
-	if inTable {
-		where = "; all of them are in the errors table"
-	}
-	if int64(len(diags)) < total {
-		fmt.Fprintf(w, "robotstat: %d of the %d input errors (--errors N shows more)%s:\n", len(diags), total, where)
-	} else {
-		fmt.Fprintf(w, "robotstat: the %d input %s%s:\n", total, plural(int(total), "error", "errors"), where)
-	}
-	for _, e := range diags {
-		fmt.Fprintf(w, "  %s\n", e)
-	}
 }

@@ -142,13 +142,6 @@ func (p *retryPrinter) notice(e pipeline.RetryEvent) {
 	fmt.Fprintf(p.w, "robotstat: retrying %s in %s (try %d of %d%s): %s\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, resume, why)
 }
 
-// refusedHint is the last word of a run in which an endpoint kept refusing
-// downloads.
-func refusedHint(n int) string {
-	return fmt.Sprintf("the server kept refusing %d %s (403, 429 or 5xx on every try): Common Crawl answers so when requests come too fast or it is overloaded; wait a while and run the same command again (inputs done are skipped), with a lower --downloads or --rate, or more --retries",
-		n, plural(n, "download", "downloads"))
-}
-
 // pathExists reports whether p names something on disk: a crawl name is
 // read as a crawl only when it does not (as pipeline decides).
 func pathExists(p string) bool {

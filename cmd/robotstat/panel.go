@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/robotstat/robotstat/internal/ranklist"
 	"github.com/robotstat/robotstat/pipeline"
-	"github.com/robotstat/robotstat/schema"
 )
 
 func init() {
@@ -73,11 +68,8 @@ var panelFlags = []string{
 
 // panelSpec is a panel's site list, read (panel.go's part of runAnalyze).
 type panelSpec struct {
-	file    string
-	entries int
-	hosts   []string
-	skipped []string // "line N: why", in list order
-	ranked  bool     // every entry had a rank: a Tranco list
+	file string
+	list *pipeline.SiteListFile
 }
 
 func (m *Main) panel(ctx context.Context, args []string) error {
@@ -111,109 +103,16 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 			return usageErrorf("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW): a panel reads crawls by name", c)
 		}
 	}
-	spec, err := loadWith(m, sites, func(r io.Reader) (*panelSpec, error) { return readPanelSites(r, *www) })
+	list, err := loadWith(m, sites, func(r io.Reader) (*pipeline.SiteListFile, error) { return pipeline.ReadSiteList(r, *www) })
 	if err != nil {
 		return fmt.Errorf("reading the site list: %w", err)
 	}
-	spec.file = sites
-	if len(spec.hosts) == 0 {
-		return usageErrorf("panel", "%s lists no host name (%d of its %d entries are not host names)", sites, len(spec.skipped), spec.entries)
+	if len(list.Hosts) == 0 {
+		return usageErrorf("panel", "%s lists no host name (%d of its %d entries are not host names)", sites, len(list.Skipped), list.Entries)
 	}
-	if spec.ranked {
+	if list.Ranked {
 		f.sites = sites // ranks, as analyze --sites joins them
 	}
-	f.panel = spec
+	f.panel = &panelSpec{file: sites, list: list}
 	return m.runAnalyze(ctx, f, crawls)
-}
-
-// readPanelSites reads a site list: Tranco's rank,domain lines or hosts,
-// one a line (ranklist.EachEntry), made hosts by pipeline.SiteList.
-func readPanelSites(r io.Reader, www bool) (*panelSpec, error) {
-	var entries []string
-	var lines []int
-	ranked := true
-	err := ranklist.EachEntry(r, func(line int, rank int64, dom string) bool {
-		entries, lines = append(entries, dom), append(lines, line)
-		ranked = ranked && rank > 0
-		return true
-	})
-	if err != nil {
-		return nil, err
-	}
-	spec := &panelSpec{entries: len(entries), ranked: ranked && len(entries) > 0}
-	var skipped []pipeline.EntryError
-	spec.hosts, skipped = pipeline.SiteList(entries, www)
-	for _, e := range skipped {
-		spec.skipped = append(spec.skipped, "line "+strconv.Itoa(lines[e.Index])+": "+e.Error())
-	}
-	return spec, nil
-}
-
-// panelResult is what a panel run found (analyzeResult.Panel).
-type panelResult struct {
-	Sites           string   `json:"sites"`
-	SiteList        string   `json:"site_list"` // its id in --out (schema.SiteListDir)
-	Entries         int      `json:"entries"`
-	Hosts           int      `json:"hosts"`
-	Skipped         int      `json:"entries_skipped,omitempty"`
-	SkippedExamples []string `json:"entries_skipped_examples,omitempty"`
-	// Crawls are the crawls read by this run, in name order: those --out
-	// already held were skipped (robotstat status OUT says theirs).
-	Crawls []pipeline.Coverage `json:"crawls"`
-}
-
-// maxSkippedShown bounds the skipped entries the summary names.
-const maxSkippedShown = 5
-
-func (p *panelSpec) result(cov []pipeline.Coverage) *panelResult {
-	r := &panelResult{Sites: p.file, SiteList: schema.SiteListID(p.hosts), Entries: p.entries, Hosts: len(p.hosts),
-		Skipped: len(p.skipped), SkippedExamples: p.skipped[:min(len(p.skipped), maxSkippedShown)], Crawls: slices.Clone(cov)}
-	slices.SortFunc(r.Crawls, func(a, b pipeline.Coverage) int { return strings.Compare(a.Crawl, b.Crawl) })
-	return r
-}
-
-// print writes the panel's lines of the summary: the list, then each
-// crawl's coverage and cost.
-func (r *panelResult) print(w io.Writer) {
-	if r == nil {
-		return
-	}
-	skipped := ""
-	if r.Skipped > 0 {
-		more := ""
-		if r.Skipped > len(r.SkippedExamples) {
-			more = ", ..."
-		}
-		skipped = fmt.Sprintf("; %d %s, skipped: %s%s", r.Skipped, plural(r.Skipped, "entry is not a host name", "entries are not host names"), strings.Join(r.SkippedExamples, "; "), more)
-	}
-	fmt.Fprintf(w, "robotstat: panel of %d %s from %d %s of %s%s\n", r.Hosts, plural(r.Hosts, "host", "hosts"), r.Entries, plural(r.Entries, "entry", "entries"), r.Sites, skipped)
-	for _, c := range r.Crawls {
-		per := float64(max(c.Listed, 1))
-		fmt.Fprintf(w, "robotstat: panel %s: %d found, %d not captured, %d failed of %d listed; index %d %s, %s (%d of %d row groups, %d of %d key pages); %d %s in %d %s, %s; %d redirect %s looked up; per listed host %.2f index + %.2f record requests, %s + %s\n",
-			c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed,
-			c.IndexRequests, plural(int(c.IndexRequests), "request", "requests"), byteSize(c.IndexBytes), c.RowGroupsRead, c.RowGroups, c.PagesRead, c.Pages,
-			c.Records, plural(int(c.Records), "record", "records"), c.RecordRequests, plural(int(c.RecordRequests), "request", "requests"), byteSize(c.RecordBytes),
-			c.RedirectTargets, plural(c.RedirectTargets, "target", "targets"),
-			float64(c.IndexRequests)/per, float64(c.RecordRequests)/per, byteSize(int64(float64(c.IndexBytes)/per)), byteSize(int64(float64(c.RecordBytes)/per)))
-		if c.Failed > 0 {
-			more := ""
-			if c.Failed > len(c.FailedHosts) {
-				more = ", ..."
-			}
-			fmt.Fprintf(w, "robotstat: panel %s: failed: %s%s (the errors table locates why; a rerun with --redo reads the crawl again)\n", c.Crawl, strings.Join(c.FailedHosts, ", "), more)
-		}
-	}
-}
-
-// byteSize writes n bytes in kB, MB or GB (powers of 1000).
-func byteSize(n int64) string {
-	switch {
-	case n >= 1e9:
-		return strconv.FormatFloat(float64(n)/1e9, 'f', 2, 64) + " GB"
-	case n >= 1e6:
-		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
-	case n >= 1e3:
-		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + " kB"
-	}
-	return strconv.FormatInt(n, 10) + " B"
 }
