@@ -3,14 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/robotstat/robotstat/explain"
+	"github.com/robotstat/robotstat/explain/check"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -64,7 +62,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	}
 	file, agent, urls := pos[0], pos[1], pos[2:]
 	for _, u := range urls {
-		if err := checkURL(u); err != nil {
+		if err := check.ValidURL(u); err != nil {
 			return usageErrorf("check", "%v", err)
 		}
 	}
@@ -80,45 +78,13 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	parse.NewParser(opts).Compile(body, &r)
 	r.SetOutcome(outcome)
 	w := bufio.NewWriter(m.Stdout)
-	writeJSONLine := jsonLines(w)
-	any := false
-	id, match := r.Lookup(token)
-	for _, u := range urls {
-		d := r.DecideSet(id, match, u)
-		if !d.Allowed {
-			any = true
-		}
-		if f.json {
-			rec := newCheckRecord(file, agent, token, u, f.status, d)
-			if f.explain {
-				rec.Explain = explain.Decide(&r, agent, bots, u, f.status).Text
-			}
-			writeJSONLine(rec)
-			continue
-		}
-		writeVerdict(w, &r, d, u, agent, bots, f)
-	}
+	q := check.Query{File: file, Agent: agent, Token: token, Status: f.status, URLs: urls}
+	disallowed := check.WriteDecisions(w, &r, q, check.Output{JSON: f.json, Explain: f.explain, Bots: bots})
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing to stdout: %w", err)
 	}
-	if any {
+	if disallowed {
 		return silentExit(ExitDisallowed)
-	}
-	return nil
-}
-
-// checkURL refuses only what cannot be a URL or a path at all: one holding
-// a control character (C0, a NUL included, or DEL), which RFC 3986 and the
-// WHATWG URL standard both exclude and which no crawler sends. Everything
-// else is answered as parse.Robots.Decide reads it (any scheme, a malformed
-// escape kept as written, "" as "/", a relative reference against
-// /robots.txt), as other parsers answer it. check and check --batch give the
-// same message.
-func checkURL(u string) error {
-	for i := 0; i < len(u); i++ {
-		if c := u[i]; c < 0x20 || c == 0x7F {
-			return fmt.Errorf("%q is not a URL or a path: it holds the control character 0x%02X (byte %d)", u, c, i)
-		}
 	}
 	return nil
 }
@@ -143,8 +109,7 @@ func (m *Main) noteAgent(agent string, bots []explain.Bot) string {
 	return token
 }
 
-// readRobots reads at most limit+1 bytes of a robots.txt (the one extra byte
-// tells the parser whether the limit cut a line).
+// readRobots reads a robots.txt file, "-" standard input (check.ReadBody).
 func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 	var r io.Reader
 	if name == "-" {
@@ -158,174 +123,36 @@ func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	if opts.Limit >= 0 {
-		limit := opts.Limit
-		if limit == 0 {
-			limit = parse.DefaultLimit
-		}
-		r = io.LimitReader(r, int64(limit)+1)
-	}
-	body, err := io.ReadAll(r)
+	body, err := check.ReadBody(r, opts)
 	if err != nil {
 		return nil, fmt.Errorf("reading robots.txt from %s: %w", name, err)
 	}
 	return body, nil
 }
 
-// checkRecord is one line of check --json: a decision, or with --batch a
-// line that could not be decided (Verdict "error"). The fields are
-// documented in checkUsage.
-type checkRecord struct {
-	File      string `json:"file"`
-	Agent     string `json:"agent"`
-	URL       string `json:"url"`
-	Token     string `json:"token"`
-	Status    int    `json:"status,omitempty"`
-	Verdict   string `json:"verdict"`
-	Allowed   *bool  `json:"allowed,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-	Match     string `json:"match,omitempty"`
-	RuleLine  int    `json:"rule_line,omitempty"`
-	Rule      string `json:"rule,omitempty"`
-	Explain   string `json:"explain,omitempty"`
-	InputLine int    `json:"input_line,omitempty"`
-	Error     string `json:"error,omitempty"`
-}
-
-func newCheckRecord(file, agent, token, url string, status int, d parse.Decision) checkRecord {
-	rec := checkRecord{File: file, Agent: agent, URL: url, Status: status, Verdict: "disallowed", Allowed: &d.Allowed,
-		Token:  string(parse.AppendLowerToken(nil, parse.ProductToken([]byte(token)))),
-		Reason: d.Reason.String(), Match: d.Match.String()}
-	if d.Allowed {
-		rec.Verdict = "allowed"
-	}
-	if d.Rule != nil {
-		rec.RuleLine = d.Rule.Line
-		rec.Rule = d.Rule.Directive.String() + ": " + string(d.Rule.Raw)
-	}
-	return rec
-}
-
-// jsonLines is check --json's writer: one encoder for the run, each record
-// one line of JSON, without HTML escaping (a URL's & stays &).
-func jsonLines(w *bufio.Writer) func(checkRecord) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return func(rec checkRecord) {
-		enc.Encode(rec) // a struct of strings and numbers: no error but the writer's, which Flush reports
-	}
-}
-
-func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent string, bots []explain.Bot, f checkFlags) {
-	if d.Allowed {
-		w.WriteString("allowed ")
-	} else {
-		w.WriteString("disallowed ")
-	}
-	w.WriteString(url)
-	if f.explain {
-		// The explanation the tester's page shows, from the same package.
-		w.WriteString("\t")
-		w.WriteString(explain.Decide(r, agent, bots, url, f.status).Text)
-	}
-	w.WriteByte('\n')
-}
-
-// checkBatch serves --batch.
+// checkBatch serves --batch: a line not decided is said on stderr too.
 func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags) error {
-	sc := bufio.NewScanner(m.Stdin)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	b := check.Batch{Parse: opts, JSON: f.json, Bots: catalogBots(),
+		Read: func(file string) ([]byte, error) { return m.readRobots(file, opts) },
+		OnError: func(line int, err error) {
+			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", line, err)
+		}}
 	w := bufio.NewWriter(m.Stdout)
-	writeJSONLine := jsonLines(w)
-	p := parse.NewParser(opts)
-	var r parse.Robots
-	bots := catalogBots()
-	lastAgent, lastToken, agentRead := "", "", false
-	cur, curErr := "", error(nil)
-	loaded := false
-	disallowed, failed := false, false
-	n := 0
-	for sc.Scan() {
-		n++
-		if n%1024 == 0 && ctx.Err() != nil {
-			w.Flush()
-			return ctx.Err()
-		}
-		file, agent, url, ok := splitBatchLine(sc.Text())
-		// lineErr reports a line not decided: on stderr, and as its
-		// output line.
-		lineErr := func(err error) {
-			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", n, err)
-			failed = true
-			if f.json {
-				rec := checkRecord{Verdict: "error", InputLine: n, Error: err.Error()}
-				if ok { // else the line is not FILE, AGENT and URL
-					rec.File, rec.Agent, rec.URL = file, agent, url
-				}
-				writeJSONLine(rec)
-				return
-			}
-			w.WriteString("error\n")
-		}
-		if !ok {
-			lineErr(errors.New("want FILE<TAB>AGENT<TAB>URL"))
-			continue
-		}
-		if err := checkURL(url); err != nil {
-			lineErr(err)
-			continue
-		}
-		if !loaded || file != cur {
-			cur, loaded = file, true
-			var body []byte
-			body, curErr = m.readRobots(file, opts)
-			if curErr == nil {
-				p.Compile(body, &r)
-			}
-		}
-		if curErr != nil {
-			lineErr(curErr)
-			continue
-		}
-		if !agentRead || agent != lastAgent {
-			// The same reading as without --batch; notes would be one
-			// per line, so there are none.
-			lastAgent, agentRead = agent, true
-			lastToken, _ = explain.ReadAgent(agent, bots)
-		}
-		d := r.Decide(lastToken, url)
-		if !d.Allowed {
-			disallowed = true
-		}
-		switch {
-		case f.json:
-			rec := newCheckRecord(file, agent, lastToken, url, 200, d)
-			rec.InputLine = n
-			writeJSONLine(rec)
-		case d.Allowed:
-			w.WriteString("allowed\n")
-		default:
-			w.WriteString("disallowed\n")
-		}
+	res, err := b.Run(ctx, m.Stdin, w)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing to stdout: %w", err)
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading stdin line %s: %w", strconv.Itoa(n+1), err)
+	if err != nil {
+		return fmt.Errorf("reading stdin %w", err)
 	}
 	switch {
-	case failed:
+	case res.Failed:
 		return silentExit(ExitUsage)
-	case disallowed:
+	case res.Disallowed:
 		return silentExit(ExitDisallowed)
 	}
 	return nil
-}
-
-func splitBatchLine(s string) (file, agent, url string, ok bool) {
-	s = strings.TrimSuffix(s, "\r")
-	file, rest, ok1 := strings.Cut(s, "\t")
-	agent, url, ok2 := strings.Cut(rest, "\t")
-	return file, agent, url, ok1 && ok2 && file != ""
 }
