@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/profile"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/reduce"
@@ -45,11 +46,11 @@ const sampleName = "robotstat-sample.warc.gz"
 
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
-	cpuprofile, memprofile, mutexprofile, blockprofile                      string
 	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB, errors, zstdWindowMiB              int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
 	minRate                                                                 float64
+	prof                                                                    profile.Paths
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
 	crawls *crawlFlags
@@ -111,10 +112,10 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.redo, "redo", false, "read every input again, also those --out already holds from an earlier run with the same options")
 	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
 	fs.IntVar(&f.memoryLimitMiB, "memory-limit", 0, "soft memory limit in `MiB` for the Go heap (0: 224 + 32 per worker, unless GOMEMLIMIT is set; -1: none)")
-	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
-	fs.StringVar(&f.memprofile, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
-	fs.StringVar(&f.mutexprofile, "mutexprofile", "", "write a profile of the run's contended locks to `FILE` (go tool pprof; every contention recorded; for scripts/bench)")
-	fs.StringVar(&f.blockprofile, "blockprofile", "", "write a profile of where the run's goroutines waited to `FILE` (go tool pprof; every wait recorded)")
+	fs.StringVar(&f.prof.CPU, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
+	fs.StringVar(&f.prof.Mem, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
+	fs.StringVar(&f.prof.Mutex, "mutexprofile", "", "write a profile of the run's contended locks to `FILE` (go tool pprof; every contention recorded; for scripts/bench)")
+	fs.StringVar(&f.prof.Block, "blockprofile", "", "write a profile of where the run's goroutines waited to `FILE` (go tool pprof; every wait recorded)")
 }
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
@@ -137,11 +138,11 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		old := debug.SetMemoryLimit(limit)
 		defer debug.SetMemoryLimit(old)
 	}
-	prof, err := startProfile(profilePaths{cpu: f.cpuprofile, mem: f.memprofile, mutex: f.mutexprofile, block: f.blockprofile})
+	prof, err := profile.Start(f.prof)
 	if err != nil {
 		return err
 	}
-	defer prof.stop()
+	defer prof.Stop()
 	r, err := runs.Analyze(ctx, cfg, inputs)
 	if r != nil {
 		for _, w := range r.Warnings {
@@ -178,7 +179,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
 		return err
 	}
-	if err := prof.stop(); err != nil {
+	if err := prof.Stop(); err != nil {
 		return err
 	}
 	if f.json {

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/robotstat/robotstat/internal/profile"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -23,10 +24,10 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 	fs := newFlagSet("sites")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "resolve `N` partitions at once")
-	var prof profilePaths
-	fs.StringVar(&prof.cpu, "cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
-	fs.StringVar(&prof.mutex, "mutexprofile", "", "write a profile of the build's contended locks to `FILE` (go tool pprof)")
-	fs.StringVar(&prof.block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
+	var prof profile.Paths
+	fs.StringVar(&prof.CPU, "cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
+	fs.StringVar(&prof.Mutex, "mutexprofile", "", "write a profile of the build's contended locks to `FILE` (go tool pprof)")
+	fs.StringVar(&prof.Block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
 	pos, err := parseFlags(fs, args, m.Stdout, sitesUsage)
 	if err != nil {
 		if errors.Is(err, errHelp) {
@@ -52,16 +53,16 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 		return err
 	}
 	defer unlock()
-	p, err := startProfile(prof)
+	p, err := profile.Start(prof)
 	if err != nil {
 		return err
 	}
-	defer p.stop()
+	defer p.Stop()
 	sum, err := m.buildSites(ctx, dir, *workers)
 	if err != nil {
 		return err
 	}
-	if err := p.stop(); err != nil {
+	if err := p.Stop(); err != nil {
 		return err
 	}
 	if *asJSON {
