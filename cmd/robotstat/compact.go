@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
@@ -57,7 +53,7 @@ func (m *Main) compact(ctx context.Context, args []string) error {
 		}
 		return fmt.Errorf("compact: %w", err)
 	}
-	printCompact(m.Stderr, dir, sum)
+	sum.WriteText(m.Stderr, dir, "sites (robotstat sites rebuilds it whole)") // the one run Eligible refuses
 	if *asJSON {
 		enc := json.NewEncoder(m.Stdout)
 		enc.SetIndent("", "  ")
@@ -66,51 +62,4 @@ func (m *Main) compact(ctx context.Context, args []string) error {
 		}
 	}
 	return nil
-}
-
-// printCompact writes the summary: a line per table merged, then one for
-// the whole compaction.
-func printCompact(w io.Writer, dir string, sum schema.CompactSummary) {
-	for _, warn := range sum.Warnings {
-		fmt.Fprintf(w, "robotstat: compact: %s\n", warn)
-	}
-	if sum.Leftovers > 0 {
-		fmt.Fprintf(w, "robotstat: compact: removed %d %s a killed compaction left\n", sum.Leftovers, plural(sum.Leftovers, "file", "files"))
-	}
-	var before, after int
-	var bytesBefore, bytesAfter int64
-	for _, t := range sum.Tables {
-		fmt.Fprintf(w, "robotstat: compact: %-12s %6d files -> %4d, %s -> %s, %d rows\n",
-			t.Table, t.FilesBefore, t.FilesAfter, mib(t.BytesBefore), mib(t.BytesAfter), t.Rows)
-		before += t.FilesBefore
-		after += t.FilesAfter
-		bytesBefore += t.BytesBefore
-		bytesAfter += t.BytesAfter
-	}
-	var left []string
-	for _, k := range slices.Sorted(maps.Keys(sum.Left)) {
-		why := k
-		if k == schema.LeftIneligible {
-			why = "sites (robotstat sites rebuilds it whole)" // the one run Eligible refuses
-		}
-		left = append(left, fmt.Sprintf("%d %s", sum.Left[k], why))
-	}
-	leftText := ""
-	if len(left) > 0 {
-		leftText = "; runs left as they are: " + strings.Join(left, ", ")
-	}
-	if sum.Runs == 0 {
-		fmt.Fprintf(w, "robotstat: compact: nothing to merge in %s%s\n", dir, leftText)
-		return
-	}
-	fmt.Fprintf(w, "robotstat: compact: %d inputs, %d files (%s) -> %d files (%s) in %.1fs, as %s%s\n",
-		sum.Runs, before, mib(bytesBefore), after, mib(bytesAfter), sum.Seconds, sum.RunID, leftText)
-}
-
-// mib formats a byte count for the summary.
-func mib(n int64) string {
-	if n < 1<<20 {
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

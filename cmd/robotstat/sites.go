@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
-	"strings"
 
 	"github.com/robotstat/robotstat/internal/profile"
 	"github.com/robotstat/robotstat/reduce"
@@ -85,39 +83,6 @@ func (m *Main) buildSites(ctx context.Context, dir string, workers int) (reduce.
 		}
 		return sum, fmt.Errorf("sites: %w", err)
 	}
-	printSites(m.Stderr, dir, sum)
+	sum.WriteText(m.Stderr, dir)
 	return sum, nil
-}
-
-// printSites writes one line per crawl: its sites by outcome.
-func printSites(w io.Writer, dir string, sum reduce.Summary) {
-	for _, warn := range sum.Warnings {
-		fmt.Fprintf(w, "robotstat: sites: %s\n", warn)
-	}
-	for _, c := range sum.Crawls {
-		crawl := c.Crawl
-		if crawl == "" {
-			crawl = "(unknown crawl)"
-		}
-		var parts []string
-		for _, o := range []string{schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeUnresolved} {
-			parts = append(parts, fmt.Sprintf("%d %s", c.ByOutcome[o], o))
-		}
-		date := c.Date
-		if date == "" {
-			date = "no date"
-		}
-		fmt.Fprintf(w, "robotstat: sites of %s (%s): %d sites from %d captures: %s\n", crawl, date, c.Sites, c.Captures, strings.Join(parts, ", "))
-	}
-	if len(sum.Crawls) == 0 {
-		fmt.Fprintf(w, "robotstat: sites: %s holds no committed captures\n", dir)
-		return
-	}
-	h := sum.History
-	if h == nil {
-		fmt.Fprintf(w, "robotstat: site_history: not built (one crawl; it is built once the dataset holds two)\n")
-		return
-	}
-	fmt.Fprintf(w, "robotstat: site_history: %d hosts over %d crawls, %d of them parsed sites in every crawl (the panel of robotstat report --panel)\n",
-		h.Hosts, h.Crawls, h.Panel)
 }

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
-	"github.com/robotstat/robotstat/schema"
 )
 
 func init() {
@@ -69,54 +66,10 @@ func (m *Main) status(ctx context.Context, args []string) error {
 		enc.SetIndent("", "  ")
 		enc.Encode(rep)
 	} else {
-		printStatus(out, rep)
+		rep.WriteText(out)
 	}
 	if out.err != nil {
 		return fmt.Errorf("status: writing: %w", out.err)
 	}
 	return nil
-}
-
-// printStatus writes the report as text: the counts, then every input
-// that is not done.
-func printStatus(w io.Writer, r *runs.Status) {
-	damaged := ""
-	if n := r.Counts[runs.StateDamaged]; n > 0 {
-		damaged = fmt.Sprintf(", %d damaged", n)
-	}
-	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left%s; sites %s\n", r.Dir,
-		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[runs.StatePartial], r.Counts[runs.StateLeft], damaged, r.Sites)
-	for _, in := range r.Inputs {
-		if c := in.Panel; c != nil {
-			fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
-		}
-		switch in.State {
-		case schema.RecordDone:
-		case runs.StateLeft:
-			fmt.Fprintf(w, "left     %s\n", in.Input)
-		case runs.StateDamaged:
-			fmt.Fprintf(w, "damaged  %s: %s\n", in.Input, in.Error)
-		default:
-			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
-		}
-	}
-	for _, d := range r.Damaged {
-		fmt.Fprintf(w, "damaged  %s: %s: %s\n", d.Path, d.Why, d.Redo)
-	}
-	if len(r.Conflicts) > 0 {
-		fmt.Fprintf(w, "conflict: %d %s committed again after robotstat compact merged %s rows, which are now in two places (%s); readers refuse %s: analyze the inputs into a fresh --out\n",
-			len(r.Conflicts), plural(len(r.Conflicts), "run", "runs"), plural(len(r.Conflicts), "its", "their"), strings.Join(r.Conflicts, ", "), r.Dir)
-	}
-	if l := r.Leftovers; l != nil {
-		ex := strings.Join(l.Examples, ", ")
-		if l.Temps+l.Visible() > len(l.Examples) {
-			ex += ", ..."
-		}
-		n := l.Temps + l.Visible()
-		fmt.Fprintf(w, "leftovers: %d %s a killed (or running) robotstat left: %d that no record names and %d of runs robotstat compact merged, which a query that globs *.parquet reads beside the committed files (robotstat's readers skip them), and %d hidden temporary (%s); the next robotstat analyze, sites or compact into %s removes them\n",
-			n, plural(n, "file", "files"), l.Unnamed, l.Absorbed, l.Temps, ex, r.Dir)
-	}
-	if r.Counts[schema.RecordFailed]+r.Counts[runs.StatePartial]+r.Counts[runs.StateLeft] > 0 {
-		fmt.Fprintf(w, "rerun the analyze command to read the inputs failed, partial and left; done ones are skipped\n")
-	}
 }
