@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/profile"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
@@ -70,14 +71,14 @@ func (f *analyzeFlags) command() string {
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
-	fs := newFlagSet("analyze")
+	fs := cli.NewFlagSet("analyze")
 	var f analyzeFlags
 	f.register(fs)
 	f.crawls = &crawlFlags{}
 	f.crawls.register(fs)
 	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
@@ -174,7 +175,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 				return fmt.Errorf("writing the summary: %w", err)
 			}
 		}
-		return &exitError{code: ExitNothingRead, err: errors.New(nothing)}
+		return &cli.ExitError{Code: ExitNothingRead, Err: errors.New(nothing)}
 	}
 	if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
 		return err
@@ -190,10 +191,10 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 		}
 	}
 	if len(res.Failed) > 0 {
-		return silentExit(ExitInputsFailed)
+		return cli.Silent(ExitInputsFailed)
 	}
 	if r.Summary.HadErrors() {
-		return silentExit(ExitInputErrors)
+		return cli.Silent(ExitInputErrors)
 	}
 	return nil
 }
@@ -203,7 +204,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	cmd := f.command()
 	cfg := runs.Config{Dir: f.out, Version: Version, Redo: f.redo, OnLock: m.lockNotes(cmd, f.out)}
 	if f.workers < 1 {
-		return cfg, usageErrorf(cmd, "--workers must be at least 1, got %d", f.workers)
+		return cfg, cli.Usagef(cmd, "--workers must be at least 1, got %d", f.workers)
 	}
 	if cores := runtime.NumCPU(); f.workers > 4*cores {
 		// Allowed (a test may want it), but it only costs: a worker
@@ -212,34 +213,34 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 			cmd, f.workers, cores, runtime.GOMAXPROCS(0))
 	}
 	if f.out == "" {
-		return cfg, usageErrorf(cmd, "--out must name a folder")
+		return cfg, cli.Usagef(cmd, "--out must name a folder")
 	}
 	if f.minRate == 0 || f.minRate != f.minRate || math.IsInf(f.minRate, 0) {
-		return cfg, usageErrorf(cmd, "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
+		return cfg, cli.Usagef(cmd, "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
 	}
 	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
-		return cfg, usageErrorf(cmd, "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
+		return cfg, cli.Usagef(cmd, "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
 	}
 	tables, err := schema.ParseTables(f.tables)
 	if err != nil {
-		return cfg, usageErrorf(cmd, "--tables: %v", err)
+		return cfg, cli.Usagef(cmd, "--tables: %v", err)
 	}
 	responses, err := pipeline.ParseResponses(f.responses)
 	if err != nil {
-		return cfg, usageErrorf(cmd, "--responses: %v", err)
+		return cfg, cli.Usagef(cmd, "--responses: %v", err)
 	}
 	var shard pipeline.Shard
 	if f.shard != "" {
 		if shard, err = pipeline.ParseShard(f.shard, m.getenv); err != nil {
-			return cfg, usageErrorf(cmd, "--shard: %v", err)
+			return cfg, cli.Usagef(cmd, "--shard: %v", err)
 		}
 	}
 	fields, err := pipeline.ParseFields(f.fields)
 	if err != nil {
-		return cfg, usageErrorf(cmd, "--fields: %v", err)
+		return cfg, cli.Usagef(cmd, "--fields: %v", err)
 	}
 	if f.botsReplace && f.bots == "" {
-		return cfg, usageErrorf(cmd, "--bots-replace needs --bots FILE")
+		return cfg, cli.Usagef(cmd, "--bots-replace needs --bots FILE")
 	}
 	cfg.Stats = stats.DefaultOptions()
 	cfg.Stats.Tables = tables
@@ -282,7 +283,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 		cfg.Pipeline.Progress = m.Stderr
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, usageErrorf(cmd, "%v", err)
+		return cfg, cli.Usagef(cmd, "%v", err)
 	}
 	return cfg, nil
 }
@@ -322,14 +323,14 @@ func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted%s: %w", kept, ctx.Err())
 	case f.strict && errors.As(err, &re):
-		return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, err)}
+		return &cli.ExitError{Code: ExitStrict, Err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, err)}
 	case errors.Is(err, pipeline.ErrStopped):
 		return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
 			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), runs.RefusedHint(pipeline.DefaultStopAfterRefused))
 	case errors.As(err, &ce):
 		err = compactedError(ce)
 	case errors.Is(err, pipeline.ErrNoCrawl):
-		return usageErrorf(f.command(), "%v; check the name (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json), or name with --cc-base the mirror that has it", err)
+		return cli.Usagef(f.command(), "%v; check the name (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json), or name with --cc-base the mirror that has it", err)
 	}
 	return fmt.Errorf("%s: %w%s", f.command(), err, kept)
 }
@@ -347,7 +348,7 @@ func compactedError(e *runs.CompactedError) error {
 		why = "with other options (" + e.Diff + ")"
 	}
 	n := len(e.Inputs)
-	return usageErrorf("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
+	return cli.Usagef("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
 		n, plural(n, "input", "inputs"), e.Dir, why, plural(n, "its", "their"), strings.Join(shown, ", "), more)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/stats"
 )
 
@@ -14,22 +15,22 @@ func init() {
 }
 
 func (m *Main) bots(ctx context.Context, args []string) error {
-	fs := newFlagSet("bots")
+	fs := cli.NewFlagSet("bots")
 	file := fs.String("bots", "", "read bots from `FILE` (CSV or JSON)")
 	replace := fs.Bool("bots-replace", false, "use FILE's bots alone instead of extending the embedded catalog")
 	asJSON := fs.Bool("json", false, "print the JSON form instead of CSV")
 	pos, err := parseFlags(fs, args, m.Stdout, botsUsage)
 	if err != nil {
-		if err == errHelp {
+		if err == cli.ErrHelp {
 			return nil
 		}
 		return err
 	}
 	if len(pos) > 0 {
-		return usageErrorf("bots", "bots takes no arguments, got %q", pos[0])
+		return cli.Usagef("bots", "bots takes no arguments, got %q", pos[0])
 	}
 	if *replace && *file == "" {
-		return usageErrorf("bots", "--bots-replace needs --bots FILE")
+		return cli.Usagef("bots", "--bots-replace needs --bots FILE")
 	}
 	cat := stats.DefaultCatalog()
 	if *file != "" {

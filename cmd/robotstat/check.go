@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotstat/robotstat/explain"
 	"github.com/robotstat/robotstat/explain/check"
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -28,7 +29,7 @@ type checkFlags struct {
 }
 
 func (m *Main) check(ctx context.Context, args []string) error {
-	fs := newFlagSet("check")
+	fs := cli.NewFlagSet("check")
 	var f checkFlags
 	fs.BoolVar(&f.explain, "explain", false, "say which rule and group decided each URL")
 	fs.IntVar(&f.status, "status", 200, "HTTP `status` the robots.txt was served with")
@@ -38,32 +39,32 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat status 429 like 5xx, as Google does (RFC 9309 says 4xx)")
 	pos, err := parseFlags(fs, args, m.Stdout, checkUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	opts := parse.Options{Limit: f.limit}
 	if err := opts.Validate(); err != nil {
-		return usageErrorf("check", "--parse-limit: %v", err)
+		return cli.Usagef("check", "--parse-limit: %v", err)
 	}
 	if f.batch {
 		if len(pos) != 0 {
-			return usageErrorf("check", "--batch takes no arguments; it reads FILE<TAB>AGENT<TAB>URL lines from stdin")
+			return cli.Usagef("check", "--batch takes no arguments; it reads FILE<TAB>AGENT<TAB>URL lines from stdin")
 		}
 		return m.checkBatch(ctx, opts, f)
 	}
 	if len(pos) < 3 {
-		return usageErrorf("check", "need ROBOTS_FILE AGENT URL..., got %d argument(s)", len(pos))
+		return cli.Usagef("check", "need ROBOTS_FILE AGENT URL..., got %d argument(s)", len(pos))
 	}
 	outcome, err := explain.CheckStatus(f.status, parse.StatusOptions{TooManyRequestsUnreachable: f.google429})
 	if err != nil {
-		return usageErrorf("check", "--%v", err)
+		return cli.Usagef("check", "--%v", err)
 	}
 	file, agent, urls := pos[0], pos[1], pos[2:]
 	for _, u := range urls {
 		if err := check.ValidURL(u); err != nil {
-			return usageErrorf("check", "%v", err)
+			return cli.Usagef("check", "%v", err)
 		}
 	}
 	bots := catalogBots()
@@ -84,7 +85,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 		return fmt.Errorf("writing to stdout: %w", err)
 	}
 	if disallowed {
-		return silentExit(ExitDisallowed)
+		return cli.Silent(ExitDisallowed)
 	}
 	return nil
 }
@@ -150,9 +151,9 @@ func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags)
 	}
 	switch {
 	case res.Failed:
-		return silentExit(ExitUsage)
+		return cli.Silent(ExitUsage)
 	case res.Disallowed:
-		return silentExit(ExitDisallowed)
+		return cli.Silent(ExitDisallowed)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/explain/check"
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 )
 
@@ -31,7 +32,7 @@ func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, cod
 	var out, errb bytes.Buffer
 	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 	err := m.Run(context.Background(), args)
-	if err != nil && !isSilent(err) {
+	if err != nil && !cli.IsSilent(err) {
 		m.report(err)
 	}
 	return out.String(), errb.String(), ExitCode(err)

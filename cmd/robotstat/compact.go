@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -17,25 +18,25 @@ func init() {
 }
 
 func (m *Main) compact(ctx context.Context, args []string) error {
-	fs := newFlagSet("compact")
+	fs := cli.NewFlagSet("compact")
 	target := fs.Int64("target-size", schema.DefaultCompactTarget, "merge about this many `bytes` of files into one")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
 	pos, err := parseFlags(fs, args, m.Stdout, compactUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErrorf("compact", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+		return cli.Usagef("compact", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
 	if *target <= 0 {
-		return usageErrorf("compact", "--target-size must be a positive number of bytes, got %d", *target)
+		return cli.Usagef("compact", "--target-size must be a positive number of bytes, got %d", *target)
 	}
 	dir := pos[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("compact", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("compact", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	unlock, err := m.lockOut("compact", dir, true)
 	if err != nil {

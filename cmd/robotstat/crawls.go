@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/pipeline/awss3"
 )
@@ -42,33 +43,33 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 // crawl given by name.
 func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, crawl string, getenv func(string) string) error {
 	if f.sample < 0 {
-		return usageErrorf(cmd, "--sample must be 0 (all) or more, got %d", f.sample)
+		return cli.Usagef(cmd, "--sample must be 0 (all) or more, got %d", f.sample)
 	}
 	if f.downloads < 1 {
-		return usageErrorf(cmd, "--downloads must be at least 1, got %d", f.downloads)
+		return cli.Usagef(cmd, "--downloads must be at least 1, got %d", f.downloads)
 	}
 	if f.retries < 1 {
-		return usageErrorf(cmd, "--retries must be at least 1 (one try, no retry), got %d", f.retries)
+		return cli.Usagef(cmd, "--retries must be at least 1 (one try, no retry), got %d", f.retries)
 	}
 	if f.rate == 0 || f.rate != f.rate || math.IsInf(f.rate, 0) || (f.rate > 0 && f.rate < 1.0/86400) {
-		return usageErrorf(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
+		return cli.Usagef(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
 	}
 	if crawl != "" {
 		if why := crawlFlagProblem(crawl); why != "" {
-			return usageErrorf(cmd, "--crawl %q: %s", crawl, why)
+			return cli.Usagef(cmd, "--crawl %q: %s", crawl, why)
 		}
 		for _, in := range inputs {
 			if pipeline.IsCrawlName(in) && !pathExists(in) {
-				return usageErrorf(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
+				return cli.Usagef(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
 			}
 			if p := pipeline.CrawlOfPath(in); p != "" && p != crawl {
-				return usageErrorf(cmd, "--crawl %s: the path %s names the crawl %s (crawl-data/%s/), whose captures it holds; leave --crawl out (a path that names a crawl files its captures under it), or give --crawl only for inputs whose path names none, in a command of their own", crawl, in, p, p)
+				return cli.Usagef(cmd, "--crawl %s: the path %s names the crawl %s (crawl-data/%s/), whose captures it holds; leave --crawl out (a path that names a crawl files its captures under it), or give --crawl only for inputs whose path names none, in a command of their own", crawl, in, p, p)
 			}
 		}
 	}
 	for _, in := range inputs {
 		if almostCrawlName(in) && !pathExists(in) {
-			return usageErrorf(cmd, "%s is neither a file nor a crawl name: %s", in, crawlNameForm)
+			return cli.Usagef(cmd, "%s is neither a file nor a crawl name: %s", in, crawlNameForm)
 		}
 	}
 	pc.CCBase = f.ccBase
@@ -81,7 +82,7 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 		}
 	}
 	if err := f.s3.Validate(); err != nil {
-		return usageErrorf(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.Credentials)
+		return cli.Usagef(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.Credentials)
 	}
 	s3 := f.s3
 	s3.Getenv = getenv

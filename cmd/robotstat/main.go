@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/textesc"
+	"github.com/robotstat/robotstat/internal/words"
 	"github.com/robotstat/robotstat/pipeline"
 )
 
@@ -23,7 +26,7 @@ func main() {
 	m := NewMain()
 	err := m.Run(ctx, os.Args[1:])
 	stop()
-	if err != nil && !isSilent(err) {
+	if err != nil && !cli.IsSilent(err) {
 		m.report(err)
 	}
 	os.Exit(ExitCode(err))
@@ -103,6 +106,12 @@ func exitsOf(name string) []int {
 	return nil
 }
 
+// parseFlags parses a command's flags (cli.Parse); its --help ends with
+// the exit codes it can return.
+func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, usage string) ([]string, error) {
+	return cli.Parse(fs, args, w, usage, exitCodeHelp(exitsOf(fs.Name())))
+}
+
 // commands lists the subcommands in the order help shows them. Each lives in
 // its own file.
 var commands []command
@@ -113,12 +122,12 @@ func register(c command) { commands = append(commands, c) }
 func (m *Main) Run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		m.usage(m.Stderr)
-		return usageErrorf("", "no command given")
+		return cli.Usagef("", "no command given")
 	}
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help", "version", "--version":
-		out := &errWriter{w: m.Stdout}
+		out := &cli.ErrWriter{W: m.Stdout}
 		if name == "version" || name == "--version" {
 			bi, ok := debug.ReadBuildInfo()
 			if !ok {
@@ -128,8 +137,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		} else {
 			m.usage(out)
 		}
-		if out.err != nil {
-			return fmt.Errorf("%s: writing: %w", strings.TrimLeft(name, "-"), out.err)
+		if out.Err != nil {
+			return fmt.Errorf("%s: writing: %w", strings.TrimLeft(name, "-"), out.Err)
 		}
 		return nil
 	}
@@ -138,7 +147,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			return c.run(m, ctx, args[1:])
 		}
 	}
-	return usageErrorf("", "unknown command %q", name)
+	return cli.Usagef("", "unknown command %q", name)
 }
 
 // Version is robotstat's version, written into every Parquet file.
@@ -185,8 +194,8 @@ func (m *Main) usage(w io.Writer) {
 func (m *Main) report(err error) {
 	// A file name in the message may hold control characters.
 	fmt.Fprintf(m.Stderr, "robotstat: %s\n", textesc.Lines(err.Error()))
-	if u, ok := asUsage(err); ok {
-		fmt.Fprintf(m.Stderr, "Try: %s\n", u.try())
+	if u, ok := cli.AsUsage(err); ok {
+		fmt.Fprintf(m.Stderr, "Try: %s\n", u.Try("robotstat"))
 	}
 }
 
@@ -199,9 +208,4 @@ func (m *Main) getenv(key string) string {
 }
 
 // plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+var plural = words.Plural

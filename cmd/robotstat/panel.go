@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 )
 
@@ -73,9 +74,9 @@ type panelSpec struct {
 }
 
 func (m *Main) panel(ctx context.Context, args []string) error {
-	fs := newFlagSet("panel")
+	fs := cli.NewFlagSet("panel")
 	f := analyzeFlags{name: "panel", crawls: &crawlFlags{}}
-	all := newFlagSet("panel")
+	all := cli.NewFlagSet("panel")
 	f.register(all)
 	f.crawls.register(all)
 	for _, name := range panelFlags {
@@ -89,18 +90,18 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 	www := fs.Bool("www", false, "also read www. + each name of the list as a site of its own")
 	pos, err := parseFlags(fs, args, m.Stdout, panelUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	if len(pos) < 2 {
-		return usageErrorf("panel", "need a site list and at least one crawl (CC-MAIN-YYYY-WW)")
+		return cli.Usagef("panel", "need a site list and at least one crawl (CC-MAIN-YYYY-WW)")
 	}
 	sites, crawls := pos[0], pos[1:]
 	for _, c := range crawls {
 		if !pipeline.IsCrawlName(c) || pathExists(c) {
-			return usageErrorf("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW): a panel reads crawls by name", c)
+			return cli.Usagef("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW): a panel reads crawls by name", c)
 		}
 	}
 	list, err := loadWith(m, sites, func(r io.Reader) (*pipeline.SiteListFile, error) { return pipeline.ReadSiteList(r, *www) })
@@ -108,7 +109,7 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		return fmt.Errorf("reading the site list: %w", err)
 	}
 	if len(list.Hosts) == 0 {
-		return usageErrorf("panel", "%s lists no host name (%d of its %d entries are not host names)", sites, len(list.Skipped), list.Entries)
+		return cli.Usagef("panel", "%s lists no host name (%d of its %d entries are not host names)", sites, len(list.Skipped), list.Entries)
 	}
 	if list.Ranked {
 		f.sites = sites // ranks, as analyze --sites joins them

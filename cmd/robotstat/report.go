@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/outfile"
 	"github.com/robotstat/robotstat/report"
 	"github.com/robotstat/robotstat/schema"
@@ -29,7 +30,7 @@ type reportFlags struct {
 const byDomain = "domain"
 
 func (m *Main) reportCommand(ctx context.Context, args []string) error {
-	fs := newFlagSet("report")
+	fs := cli.NewFlagSet("report")
 	var f reportFlags
 	fs.StringVar(&f.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&f.by, "by", report.ByCrawl, "one column per `crawl`, per rank stratum (rank), or per crawl counting one site per registered domain (domain)")
@@ -41,16 +42,16 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	fs.StringVar(&f.sites, "sites", "", "rank sites by the ranked list `FILE` (Tranco's rank,domain CSV) instead of sites.rank")
 	pos, err := parseFlags(fs, args, m.Stdout, reportUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErrorf("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+		return cli.Usagef("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
 	if f.by != report.ByCrawl && f.by != report.ByRank && f.by != byDomain {
-		return usageErrorf("report", "--by must be crawl, rank or domain, got %q", f.by)
+		return cli.Usagef("report", "--by must be crawl, rank or domain, got %q", f.by)
 	}
 	return m.runReport(ctx, f, pos[0])
 }
@@ -59,17 +60,17 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return usageErrorf("report", "%s does not exist; write it with robotstat analyze --out %s", dir, dir)
+		return cli.Usagef("report", "%s does not exist; write it with robotstat analyze --out %s", dir, dir)
 	case err != nil:
 		return fmt.Errorf("report: %w", err)
 	case !st.IsDir():
-		return usageErrorf("report", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("report", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	// A page that cannot be written fails before the report is read and
 	// printed, not after.
 	if f.html != "" {
 		if err := outfile.Check(f.html); err != nil {
-			return usageErrorf("report", "--html %v: nothing done; give the name of a file to write (the page is one self-contained file), in a folder that exists", err)
+			return cli.Usagef("report", "--html %v: nothing done; give the name of a file to write (the page is one self-contained file), in a folder that exists", err)
 		}
 	}
 	o := report.TallyOptions{By: f.by, Panel: f.panel, AllBots: f.allBots}
@@ -88,9 +89,9 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	data, rows, err := report.Read(ctx, dir, o)
 	switch {
 	case errors.Is(err, report.ErrNotDataset):
-		return usageErrorf("report", "%s is %v", dir, err)
+		return cli.Usagef("report", "%s is %v", dir, err)
 	case errors.Is(err, report.ErrOldSites), errors.Is(err, report.ErrNoHistory), errors.Is(err, report.ErrNoDomains):
-		return usageErrorf("report", "%s: %v", dir, err)
+		return cli.Usagef("report", "%s: %v", dir, err)
 	case err != nil:
 		return err
 	}
@@ -111,7 +112,7 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 		fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", dir, w)
 	}
 	if f.by == report.ByRank && data.Report.RankedSites == 0 {
-		return usageErrorf("report", "no site in %s has a rank; give --sites FILE (a Tranco rank,domain list), or run robotstat analyze with --sites FILE to fill sites.rank", dir)
+		return cli.Usagef("report", "no site in %s has a rank; give --sites FILE (a Tranco rank,domain list), or run robotstat analyze with --sites FILE to fill sites.rank", dir)
 	}
 	if f.json {
 		err = report.WriteJSON(m.Stdout, data)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/scan"
 )
 
@@ -39,10 +40,10 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 func (m *Main) scan(ctx context.Context, args []string) error {
-	fs := newFlagSet("scan")
+	fs := cli.NewFlagSet("scan")
 	var f scanFlags
 	// analyze's flags, but those about inputs a scan does not have.
-	afs := newFlagSet("analyze")
+	afs := cli.NewFlagSet("analyze")
 	f.analyze.register(afs)
 	afs.VisitAll(func(fl *flag.Flag) {
 		switch fl.Name {
@@ -63,7 +64,7 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (later: robotstat analyze --responses all --out DIR DIR/warc)")
 	hosts, err := parseFlags(fs, args, m.Stdout, scanUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
@@ -74,13 +75,13 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string) error {
 	af := f.analyze
 	if af.out == "" {
-		return usageErrorf("scan", "--out must name a folder")
+		return cli.Usagef("scan", "--out must name a folder")
 	}
 	if f.top < 0 {
-		return usageErrorf("scan", "--top must be 0 or more, got %d", f.top)
+		return cli.Usagef("scan", "--top must be 0 or more, got %d", f.top)
 	}
 	if f.top > 0 && af.sites == "" {
-		return usageErrorf("scan", "--top needs --sites FILE")
+		return cli.Usagef("scan", "--top needs --sites FILE")
 	}
 	cfg := scan.DefaultConfig()
 	cfg.Dir = filepath.Join(af.out, "warc")
@@ -93,10 +94,10 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 	cfg.Options = "robotstat scan " + strings.Join(cmdline, " ")
 	var err error
 	if cfg.Timeouts, err = scan.ParseTimeouts(f.timeout); err != nil {
-		return usageErrorf("scan", "--timeout: %v", err)
+		return cli.Usagef("scan", "--timeout: %v", err)
 	}
 	if cfg.Resolve, err = scan.ParseResolve(f.resolve); err != nil {
-		return usageErrorf("scan", "--resolve: %v", err)
+		return cli.Usagef("scan", "--resolve: %v", err)
 	}
 	if f.testCA != "" {
 		pem, err := os.ReadFile(f.testCA)
@@ -108,7 +109,7 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 			pool = x509.NewCertPool()
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return usageErrorf("scan", "--test-ca: %s holds no PEM certificate", f.testCA)
+			return cli.Usagef("scan", "--test-ca: %s holds no PEM certificate", f.testCA)
 		}
 		cfg.RootCAs = pool
 	}
@@ -125,7 +126,7 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 		cfg.Progress = m.Stderr
 	}
 	if err := cfg.Validate(); err != nil {
-		return usageErrorf("scan", "%v", err)
+		return cli.Usagef("scan", "%v", err)
 	}
 
 	var hosts []string
@@ -149,7 +150,7 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 		hosts = append(hosts, sites...)
 	}
 	if len(hosts) == 0 {
-		return usageErrorf("scan", "no hosts to scan: give HOST arguments or --sites FILE")
+		return cli.Usagef("scan", "no hosts to scan: give HOST arguments or --sites FILE")
 	}
 
 	sum, err := scan.Run(ctx, cfg, hosts)

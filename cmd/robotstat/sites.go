@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/profile"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
@@ -19,7 +20,7 @@ func init() {
 }
 
 func (m *Main) sites(ctx context.Context, args []string) error {
-	fs := newFlagSet("sites")
+	fs := cli.NewFlagSet("sites")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "resolve `N` partitions at once")
 	var prof profile.Paths
@@ -28,23 +29,23 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 	fs.StringVar(&prof.Block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
 	pos, err := parseFlags(fs, args, m.Stdout, sitesUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	if len(pos) != 1 {
-		return usageErrorf("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+		return cli.Usagef("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
 	if *workers < 1 {
-		return usageErrorf("sites", "--workers must be at least 1, got %d", *workers)
+		return cli.Usagef("sites", "--workers must be at least 1, got %d", *workers)
 	}
 	dir := pos[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("sites", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("sites", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	if _, err := schema.TableFiles(dir, schema.Captures); errors.Is(err, schema.ErrNoTable) {
-		return usageErrorf("sites", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
+		return cli.Usagef("sites", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
 	}
 	unlock, err := m.lockOut("sites", dir, true)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
 )
@@ -17,7 +18,7 @@ func init() {
 }
 
 func (m *Main) status(ctx context.Context, args []string) error {
-	fs := newFlagSet("status")
+	fs := cli.NewFlagSet("status")
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	manifestBase := fs.String("manifest-base", "", "as for analyze: `URL` or folder prefixed to relative lines of a manifest")
 	shardFlag := fs.String("shard", "", "as for analyze: only the inputs of shard `i/n`, or auto")
@@ -26,24 +27,24 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	crawls.register(fs)
 	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	if len(pos) == 0 {
-		return usageErrorf("status", "need the OUT_DIR of robotstat analyze")
+		return cli.Usagef("status", "need the OUT_DIR of robotstat analyze")
 	}
 	dir, inputs := pos[0], pos[1:]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("status", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("status", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	var units []pipeline.Unit
 	if len(inputs) > 0 {
 		var shard pipeline.Shard
 		if *shardFlag != "" {
 			if shard, err = pipeline.ParseShard(*shardFlag, m.getenv); err != nil {
-				return usageErrorf("status", "--shard: %v", err)
+				return cli.Usagef("status", "--shard: %v", err)
 			}
 		}
 		pc := pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}
@@ -60,7 +61,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
-	out := &errWriter{w: m.Stdout}
+	out := &cli.ErrWriter{W: m.Stdout}
 	if *asJSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -68,8 +69,8 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	} else {
 		rep.WriteText(out)
 	}
-	if out.err != nil {
-		return fmt.Errorf("status: writing: %w", out.err)
+	if out.Err != nil {
+		return fmt.Errorf("status: writing: %w", out.Err)
 	}
 	return nil
 }

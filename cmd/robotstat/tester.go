@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/robotstat/robotstat/explain"
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
@@ -19,26 +20,26 @@ func init() {
 }
 
 func (m *Main) tester(ctx context.Context, args []string) error {
-	fs := newFlagSet("tester")
+	fs := cli.NewFlagSet("tester")
 	out := fs.String("out", "", "write the page to `FILE`")
 	status := fs.Int("status", 200, "HTTP `status` the robots.txt was served with, for the page's case")
 	base := fs.String("base", "", "print the link with this page `URL` instead of the file's")
 	pos, err := parseFlags(fs, args, m.Stdout, testerUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
+		if errors.Is(err, cli.ErrHelp) {
 			return nil
 		}
 		return err
 	}
 	if *out == "" {
-		return usageErrorf("tester", "--out FILE is required")
+		return cli.Usagef("tester", "--out FILE is required")
 	}
 	if _, err := explain.CheckStatus(*status, parse.StatusOptions{}); err != nil {
-		return usageErrorf("tester", "--%v", err)
+		return cli.Usagef("tester", "--%v", err)
 	}
 	if *base != "" {
 		if u, err := url.Parse(*base); err != nil || u.Scheme == "" || u.Fragment != "" {
-			return usageErrorf("tester", "--base %q: want an absolute URL without a fragment", *base)
+			return cli.Usagef("tester", "--base %q: want an absolute URL without a fragment", *base)
 		}
 	}
 	page := &tester.Page{Version: Version, Catalog: stats.DefaultCatalog().Version()}
