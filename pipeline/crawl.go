@@ -28,10 +28,27 @@ func IsCrawlName(s string) bool {
 	return true
 }
 
-// isCrawlInput reports whether the command-line input a names a crawl:
-// the form of a crawl name, and no such path on disk.
-func isCrawlInput(a string) bool {
+// IsCrawlInput reports whether the input a names a crawl, as Run reads
+// it: the form of a crawl name, and no such path on disk.
+func IsCrawlInput(a string) bool {
 	if !IsCrawlName(a) {
+		return false
+	}
+	_, err := os.Lstat(a)
+	return os.IsNotExist(err)
+}
+
+// CrawlNameForm says what a Common Crawl crawl name looks like, for the
+// messages about a name that is almost one (AlmostCrawlInput).
+const CrawlNameForm = "a crawl name is CC-MAIN-YYYY-WW, in capitals: the year's four digits and the week's two, e.g. CC-MAIN-2024-33 (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json)"
+
+// AlmostCrawlInput reports an input meant as a crawl name that is not one
+// (CC-MAIN-2024-333, cc-main-2024-33): it begins with CC-MAIN, in any
+// case, is no file name (no folder, no extension: Common Crawl's WARCs
+// are named CC-MAIN-2024...warc.gz) and names nothing on disk. Run would
+// fail to find it; a caller can say what a crawl name is instead.
+func AlmostCrawlInput(a string) bool {
+	if len(a) < len("CC-MAIN") || !strings.EqualFold(a[:len("CC-MAIN")], "CC-MAIN") || IsCrawlName(a) || strings.ContainsAny(a, "./\\:") {
 		return false
 	}
 	_, err := os.Lstat(a)

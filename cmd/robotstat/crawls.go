@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
@@ -55,11 +53,15 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 		return cli.Usagef(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
 	}
 	if crawl != "" {
-		if why := crawlFlagProblem(crawl); why != "" {
-			return cli.Usagef(cmd, "--crawl %q: %s", crawl, why)
+		// Any name of a collection may name a crawl (a scan's, a crawl
+		// of one's own: package schema escapes its partition folder), but
+		// one that is almost a Common Crawl name is a typo, which would
+		// file the captures under a crawl of their own.
+		if len(crawl) >= 7 && strings.EqualFold(crawl[:7], "CC-MAIN") && !pipeline.IsCrawlName(crawl) {
+			return cli.Usagef(cmd, "--crawl %q: %s", crawl, pipeline.CrawlNameForm)
 		}
 		for _, in := range inputs {
-			if pipeline.IsCrawlName(in) && !pathExists(in) {
+			if pipeline.IsCrawlInput(in) {
 				return cli.Usagef(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
 			}
 			if p := pipeline.CrawlOfPath(in); p != "" && p != crawl {
@@ -68,8 +70,8 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 		}
 	}
 	for _, in := range inputs {
-		if almostCrawlName(in) && !pathExists(in) {
-			return cli.Usagef(cmd, "%s is neither a file nor a crawl name: %s", in, crawlNameForm)
+		if pipeline.AlmostCrawlInput(in) {
+			return cli.Usagef(cmd, "%s is neither a file nor a crawl name: %s", in, pipeline.CrawlNameForm)
 		}
 	}
 	pc.CCBase = f.ccBase
@@ -93,33 +95,6 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 	return nil
 }
 
-// crawlNameForm says what a Common Crawl crawl name looks like, for the
-// messages about a name that is almost one.
-const crawlNameForm = "a crawl name is CC-MAIN-YYYY-WW, in capitals: the year's four digits and the week's two, e.g. CC-MAIN-2024-33 (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json)"
-
-// almostCrawlName reports a name meant as a crawl name that is not one
-// (CC-MAIN-2024-333, cc-main-2024-33): it begins with CC-MAIN, in any
-// case, and is no file name (no folder, no extension: Common Crawl's
-// WARCs are named CC-MAIN-2024...warc.gz).
-func almostCrawlName(s string) bool {
-	if len(s) < len("CC-MAIN") || !strings.EqualFold(s[:len("CC-MAIN")], "CC-MAIN") || pipeline.IsCrawlName(s) {
-		return false
-	}
-	return !strings.ContainsAny(s, "./\\:")
-}
-
-// crawlFlagProblem says why --crawl NAME cannot name a crawl, or "". Any
-// name of a collection may (a scan's, a crawl of one's own: package schema
-// escapes its partition folder), but one that is almost a Common
-// Crawl name is a typo, which would file the captures under a crawl of
-// their own.
-func crawlFlagProblem(name string) string {
-	if len(name) >= 7 && strings.EqualFold(name[:7], "CC-MAIN") && !pipeline.IsCrawlName(name) {
-		return crawlNameForm
-	}
-	return ""
-}
-
 // retryPrinter prints the pipeline's retry events on stderr, one line
 // each, so that a burst of refusals is never silent: which URL, how long
 // robotstat waits, which try of how many comes next, and what the last
@@ -130,22 +105,7 @@ type retryPrinter struct {
 }
 
 func (p *retryPrinter) notice(e pipeline.RetryEvent) {
-	why := "failed"
-	if e.Err != nil {
-		why = strings.TrimPrefix(e.Err.Error(), pipeline.ErrSlowDown.Error()+": ")
-	}
-	resume := ""
-	if e.Resumed {
-		resume = fmt.Sprintf(", resuming at byte %d", e.Got)
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "robotstat: retrying %s in %s (try %d of %d%s): %s\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, resume, why)
-}
-
-// pathExists reports whether p names something on disk: a crawl name is
-// read as a crawl only when it does not (as pipeline decides).
-func pathExists(p string) bool {
-	_, err := os.Lstat(p)
-	return !os.IsNotExist(err)
+	fmt.Fprintf(p.w, "robotstat: %s\n", e)
 }

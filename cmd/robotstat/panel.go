@@ -100,7 +100,7 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 	}
 	sites, crawls := pos[0], pos[1:]
 	for _, c := range crawls {
-		if !pipeline.IsCrawlName(c) || pathExists(c) {
+		if !pipeline.IsCrawlInput(c) {
 			return cli.Usagef("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW): a panel reads crawls by name", c)
 		}
 	}
