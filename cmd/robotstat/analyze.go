@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,12 +13,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/profile"
+	"github.com/robotstat/robotstat/internal/sample"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/reduce"
@@ -32,18 +31,6 @@ func init() {
 	register(command{name: "analyze", summary: "read robots.txt captures and write statistics to Parquet", run: (*Main).analyze,
 		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInputsFailed, ExitNothingRead, ExitInterrupted}})
 }
-
-// sampleWARC is the embedded sample analyze reads when given no input: real
-// robots.txt responses from a 2008 Heritrix crawl (Apache-2.0) and made-up
-// captures that show each case robotstat distinguishes. See
-// sample/README.md; regenerate with go run ./scripts/mksample.
-//
-//go:embed sample/robotstat-sample.warc.gz
-var sampleWARC []byte
-
-// sampleName is the file name the sample is read under, so that its
-// capture ids are the same on every run.
-const sampleName = "robotstat-sample.warc.gz"
 
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
@@ -124,14 +111,14 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if err != nil {
 		return err
 	}
-	sample := len(inputs) == 0
-	if sample {
+	sampled := len(inputs) == 0
+	if sampled {
 		dir, err := os.MkdirTemp("", "robotstat-sample-")
 		if err != nil {
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		if inputs, cfg.Name, err = unpackSample(dir); err != nil {
+		if inputs, cfg.Name, err = sample.Unpack(dir); err != nil {
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 	}
@@ -153,7 +140,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if err != nil {
 		return m.analyzeFailed(ctx, f, r, err)
 	}
-	res := analyzeResult{Result: *r, Sample: sample}
+	res := analyzeResult{Result: *r, Sample: sampled}
 	if f.panel != nil {
 		res.Panel = runs.NewPanelResult(f.panel.file, f.panel.list, r.Coverage)
 	}
@@ -163,7 +150,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	}
 	// The next step is the report only when there is one to make.
 	next := nothing == "" && dirExists(filepath.Join(res.Dir, string(schema.Captures)))
-	r.WriteSummary(m.Stderr, runs.SummaryOptions{Sample: sample, Panel: res.Panel, Next: next})
+	r.WriteSummary(m.Stderr, runs.SummaryOptions{Sample: sampled, Panel: res.Panel, Next: next})
 	// An input with errors and no crawl (no capture, none named) in a run
 	// that read no capture has no rows: no partition without a crawl.
 	r.WriteErrors(m.Stderr, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
@@ -286,22 +273,6 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 		return cfg, cli.Usagef(cmd, "%v", err)
 	}
 	return cfg, nil
-}
-
-// unpackSample writes the embedded sample into dir and returns it as the
-// one input, with the name function that names it by its content (so that
-// its capture ids and run id are the same on every run).
-func unpackSample(dir string) ([]string, func(string) string, error) {
-	p := filepath.Join(dir, sampleName)
-	if err := os.WriteFile(p, sampleWARC, 0o644); err != nil {
-		return nil, nil, err
-	}
-	return []string{p}, func(n string) string {
-		if n == p {
-			return "robotstat:sample:" + strconv.Itoa(len(sampleWARC))
-		}
-		return runs.CanonicalInput(n)
-	}, nil
 }
 
 // analyzeFailed is the error of a run that failed, r what it did (nil
