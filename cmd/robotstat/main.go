@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -133,7 +132,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			if !ok {
 				bi = nil
 			}
-			fmt.Fprintln(out, versionLine(bi))
+			fmt.Fprintln(out, cli.VersionLine("robotstat", Version, bi))
 		} else {
 			m.usage(out)
 		}
@@ -152,34 +151,6 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 
 // Version is robotstat's version, written into every Parquet file.
 const Version = "0.1.0"
-
-// versionLine is what robotstat --version prints: Version, the commit the
-// binary was built from (vcs.revision, "unknown" when the build recorded
-// none: go run, a build outside a checkout or with -buildvcs=false),
-// whether the checkout had changes not committed (vcs.modified), and the
-// Go version. A number published with its dataset can then be traced to
-// the code that made it.
-func versionLine(bi *debug.BuildInfo) string {
-	commit, modified, goVersion := "unknown", false, runtime.Version()
-	if bi != nil {
-		goVersion = bi.GoVersion
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if s.Value != "" {
-					commit = s.Value
-				}
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	line := "robotstat " + Version + " (commit " + commit
-	if modified {
-		line += ", with changes not committed"
-	}
-	return line + ", " + goVersion + ")"
-}
 
 func (m *Main) usage(w io.Writer) {
 	fmt.Fprintf(w, "robotstat measures the robots.txt web (RFC 9309).\n\nUsage:\n  robotstat <command> [flags] [args]\n\nCommands:\n")
