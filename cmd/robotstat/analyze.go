@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -78,7 +77,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "out", "write the tables under `DIR`")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parse with `N` goroutines")
-	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" ("+tableList(schema.DefaultTables())+") or \"all\" (also "+tableList(optInTables())+")")
+	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" ("+tableList(schema.DefaultTables())+") or \"all\" (also "+tableList(schema.OptInTables())+")")
 	fs.StringVar(&f.bots, "bots", "", "extend the bot catalog with `FILE` (CSV token,operator,category[,source,checked] or JSON; see robotstat bots)")
 	fs.BoolVar(&f.botsReplace, "bots-replace", false, "use the --bots FILE alone instead of extending the embedded catalog")
 	fs.StringVar(&f.crawl, "crawl", "", "crawl `NAME` for every capture (default: the WARC warcinfo's isPartOf)")
@@ -122,7 +121,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 	}
-	if limit := memoryLimit(f.memoryLimitMiB, f.workers, m.Getenv); limit > 0 {
+	if limit := runs.MemoryLimit(f.memoryLimitMiB, f.workers, m.Getenv); limit > 0 {
 		old := debug.SetMemoryLimit(limit)
 		defer debug.SetMemoryLimit(old)
 	}
@@ -154,33 +153,25 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	// An input with errors and no crawl (no capture, none named) in a run
 	// that read no capture has no rows: no partition without a crawl.
 	r.WriteErrors(m.Stderr, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
-	if nothing != "" {
-		if f.json {
-			enc := json.NewEncoder(m.Stdout)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(res); err != nil {
-				return fmt.Errorf("writing the summary: %w", err)
-			}
+	if nothing == "" {
+		if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
+			return err
 		}
-		return &cli.ExitError{Code: ExitNothingRead, Err: errors.New(nothing)}
-	}
-	if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
-		return err
-	}
-	if err := prof.Stop(); err != nil {
-		return err
+		if err := prof.Stop(); err != nil {
+			return err
+		}
 	}
 	if f.json {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := cli.WriteJSON(m.Stdout, res); err != nil {
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}
-	if len(res.Failed) > 0 {
+	switch {
+	case nothing != "":
+		return &cli.ExitError{Code: ExitNothingRead, Err: errors.New(nothing)}
+	case len(res.Failed) > 0:
 		return cli.Silent(ExitInputsFailed)
-	}
-	if r.Summary.HadErrors() {
+	case r.Summary.HadErrors():
 		return cli.Silent(ExitInputErrors)
 	}
 	return nil
@@ -195,7 +186,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	}
 	if cores := runtime.NumCPU(); f.workers > 4*cores {
 		// Allowed (a test may want it), but it only costs: a worker
-		// parses on a core and holds its buffers (memoryLimit: 32 MiB).
+		// parses on a core and holds its buffers (runs.MemoryLimit: 32 MiB).
 		fmt.Fprintf(m.Stderr, "robotstat: %s: warning: --workers %d is far above the %d cores: workers beyond the cores add memory (some 32 MiB each), not speed; the default, --workers %d, uses every core\n",
 			cmd, f.workers, cores, runtime.GOMAXPROCS(0))
 	}
@@ -359,26 +350,6 @@ type analyzeResult struct {
 	Panel *runs.PanelResult `json:"panel,omitempty"`
 }
 
-// memoryLimit returns the soft heap limit analyze sets (0: none). The live
-// heap of a run is flat (bounded buffers, files that roll over), but without
-// a limit the garbage collector lets the heap grow to twice the live size on
-// long runs, so RSS crept up with the input (261 MiB at 100k captures, 344
-// MiB at 1M, 2 workers). A soft limit above the live heap (~140-160 MB with
-// 2 workers) keeps RSS flat for ~4% more GC CPU; it grows with the workers,
-// whose buffers make up most of the live heap. GOMEMLIMIT, when set, wins
-// (the Go runtime has already applied it); -1 turns the limit off.
-func memoryLimit(flagMiB, workers int, getenv func(string) string) int64 {
-	switch {
-	case flagMiB < 0:
-		return 0
-	case flagMiB > 0:
-		return int64(flagMiB) << 20
-	case getenv != nil && getenv("GOMEMLIMIT") != "":
-		return 0
-	}
-	return int64(224+32*workers) << 20
-}
-
 // loadWith opens name and hands it to read.
 func loadWith[T any](m *Main, name string, read func(io.Reader) (T, error)) (T, error) {
 	var zero T
@@ -407,15 +378,4 @@ func tableList(ts []schema.TableName) string {
 		s[i] = string(t)
 	}
 	return strings.Join(s, ",")
-}
-
-// optInTables returns the tables analyze writes only when asked.
-func optInTables() []schema.TableName {
-	var out []schema.TableName
-	for _, t := range schema.AnalyzeTables() {
-		if !slices.Contains(schema.DefaultTables(), t) {
-			out = append(out, t)
-		}
-	}
-	return out
 }

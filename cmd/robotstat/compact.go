@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -56,9 +55,7 @@ func (m *Main) compact(ctx context.Context, args []string) error {
 	}
 	sum.WriteText(m.Stderr, dir, "sites (robotstat sites rebuilds it whole)") // the one run Eligible refuses
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := cli.WriteJSON(m.Stdout, sum); err != nil {
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}

@@ -92,7 +92,7 @@ func TestAnalyzeHelpTables(t *testing.T) {
 			t.Errorf("default table %s is not among the defaults --help names: %q", tb, para)
 		}
 	}
-	for _, tb := range optInTables() {
+	for _, tb := range schema.OptInTables() {
 		if !o[string(tb)] || d[string(tb)] {
 			t.Errorf("opt-in table %s is not among the opt-in ones --help names: %q", tb, para)
 		}

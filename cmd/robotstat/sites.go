@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -65,9 +64,7 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := cli.WriteJSON(m.Stdout, sum); err != nil {
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -63,9 +62,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	}
 	out := &cli.ErrWriter{W: m.Stdout}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		cli.WriteJSON(out, rep) // its error is out's, checked below
 	} else {
 		rep.WriteText(out)
 	}

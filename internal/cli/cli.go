@@ -13,6 +13,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -172,6 +173,14 @@ func Silent(code int) error { return &ExitError{Code: code} }
 func IsSilent(err error) bool {
 	var e *ExitError
 	return errors.As(err, &e) && e.Err == nil
+}
+
+// WriteJSON writes v as the --json of every command writes it: indented
+// by two spaces, one document ending in a newline.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // ErrWriter keeps the first error of the writes through it and drops the

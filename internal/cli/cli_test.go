@@ -129,3 +129,19 @@ func TestExitError(t *testing.T) {
 		t.Errorf("with an error: %v", err)
 	}
 }
+
+// TestWriteJSON: indented by two spaces, a newline at the end, and the
+// writer's error returned.
+func TestWriteJSON(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	if err := WriteJSON(&b, map[string]any{"a": 1, "b": []int{2}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	if err := WriteJSON(failWriter{}, 1); err == nil {
+		t.Error("a failed write is not an error")
+	}
+}
