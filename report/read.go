@@ -34,6 +34,30 @@ type Data struct {
 	Coverage []ListCoverage
 }
 
+// Notes says what the report could not read, one line each: the tables
+// dir lacks and which command writes them (a dataset of one crawl has no
+// site_history, and that is said as what it is), then Warnings, each
+// naming dir.
+func (d *Data) Notes(dir string) []string {
+	var notes []string
+	for _, t := range d.Missing {
+		hint := "robotstat analyze writes it; versions before schema 2 did not"
+		if slices.Contains(schema.ReduceTables(), t) {
+			hint = "robotstat sites " + dir + " builds it"
+		}
+		if t == schema.SiteHistory && len(d.Report.Crawls) < 2 {
+			// Not missing: robotstat sites says the same.
+			notes = append(notes, fmt.Sprintf("%s holds one crawl: no site_history table, which robotstat sites builds once the dataset holds two (analyze another crawl into %s); the report's panel and first-block cohorts are empty", dir, dir))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s has no %s table; what the report reads from it is empty (%s)", dir, t, hint))
+	}
+	for _, w := range d.Warnings {
+		notes = append(notes, dir+": "+w)
+	}
+	return notes
+}
+
 // ListCoverage is what a robotstat panel found of its listed hosts in a
 // crawl: those the crawl has a /robots.txt of (each a site), those it does
 // not (no site: not captured), and those whose answer could not be read

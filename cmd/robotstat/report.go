@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/outfile"
 	"github.com/robotstat/robotstat/report"
-	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
 
@@ -25,9 +23,6 @@ type reportFlags struct {
 	html, by, csv, sites         string
 	json, panel, strata, allBots bool
 }
-
-// byDomain is --by domain: report.TallyOptions.Domains, by crawl.
-const byDomain = "domain"
 
 func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	fs := cli.NewFlagSet("report")
@@ -50,7 +45,7 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return cli.Usagef("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
-	if f.by != report.ByCrawl && f.by != report.ByRank && f.by != byDomain {
+	if _, err := report.ColumnsBy(f.by); err != nil {
 		return cli.Usagef("report", "--by must be crawl, rank or domain, got %q", f.by)
 	}
 	return m.runReport(ctx, f, pos[0])
@@ -73,11 +68,8 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 			return cli.Usagef("report", "--html %v: nothing done; give the name of a file to write (the page is one self-contained file), in a folder that exists", err)
 		}
 	}
-	o := report.TallyOptions{By: f.by, Panel: f.panel, AllBots: f.allBots}
-	if f.by == byDomain {
-		// columns per crawl, a site per registered domain (the domains table)
-		o.By, o.Domains = report.ByCrawl, true
-	}
+	o, _ := report.ColumnsBy(f.by) // checked by reportCommand
+	o.Panel, o.AllBots = f.panel, f.allBots
 	if f.sites != "" {
 		ranks, err := loadWith(m, f.sites, stats.ReadRanks)
 		if err != nil {
@@ -96,20 +88,8 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 		return err
 	}
 	data.Generator, data.Strata = Version, f.strata
-	for _, t := range data.Missing {
-		hint := "robotstat analyze writes it; versions before schema 2 did not"
-		if slices.Contains(schema.ReduceTables(), t) {
-			hint = "robotstat sites " + dir + " builds it"
-		}
-		if t == schema.SiteHistory && len(data.Report.Crawls) < 2 {
-			// Not missing: robotstat sites says the same.
-			fmt.Fprintf(m.Stderr, "robotstat: %s holds one crawl: no site_history table, which robotstat sites builds once the dataset holds two (analyze another crawl into %s); the report's panel and first-block cohorts are empty\n", dir, dir)
-			continue
-		}
-		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; what the report reads from it is empty (%s)\n", dir, t, hint)
-	}
-	for _, w := range data.Warnings {
-		fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", dir, w)
+	for _, n := range data.Notes(dir) {
+		fmt.Fprintf(m.Stderr, "robotstat: %s\n", n)
 	}
 	if f.by == report.ByRank && data.Report.RankedSites == 0 {
 		return cli.Usagef("report", "no site in %s has a rank; give --sites FILE (a Tranco rank,domain list), or run robotstat analyze with --sites FILE to fill sites.rank", dir)
