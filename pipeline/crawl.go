@@ -55,6 +55,23 @@ func AlmostCrawlInput(a string) bool {
 	return os.IsNotExist(err)
 }
 
+// UnitCrawl returns the crawl a unit's captures are filed under when it is
+// not each WARC's own (warcinfo isPartOf), the first of: the crawl it was
+// listed by (Unit.Crawl), configured (Config.Crawl), the crawl its name
+// names by Common Crawl's layout (CrawlOfPath; byPath reports it); "" for
+// none. Run files captures by it, and package runs files a unit's error
+// rows by it when the unit has no capture, so that both agree.
+func UnitCrawl(listed, configured, name string) (crawl string, byPath bool) {
+	switch {
+	case listed != "":
+		return listed, false
+	case configured != "":
+		return configured, false
+	}
+	crawl = CrawlOfPath(name)
+	return crawl, crawl != ""
+}
+
 // CrawlOfPath returns the crawl a path or URL names by Common Crawl's
 // layout, the CC-MAIN-YYYY-WW of its last crawl-data/CC-MAIN-YYYY-WW/
 // folder (a mirror's crawl-data/CC-MAIN-2024-33/segments/.../x.warc.gz,

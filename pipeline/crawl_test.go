@@ -101,6 +101,27 @@ func TestCrawlInputs(t *testing.T) {
 	}
 }
 
+// TestUnitCrawl: the crawl a unit is listed by wins over Config.Crawl,
+// which wins over the crawl its path names.
+func TestUnitCrawl(t *testing.T) {
+	t.Parallel()
+	path := "https://data.commoncrawl.org/crawl-data/CC-MAIN-2024-22/segments/1/robotstxt/a.warc.gz"
+	for _, tc := range []struct {
+		name, listed, configured, path string
+		crawl                          string
+		byPath                         bool
+	}{
+		{"listed_wins", "CC-MAIN-2024-33", "mine", path, "CC-MAIN-2024-33", false},
+		{"configured_over_path", "", "mine", path, "mine", false},
+		{"path", "", "", path, "CC-MAIN-2024-22", true},
+		{"none", "", "", "a.warc.gz", "", false},
+	} {
+		if crawl, byPath := UnitCrawl(tc.listed, tc.configured, tc.path); crawl != tc.crawl || byPath != tc.byPath {
+			t.Errorf("%s: %q %v, want %q %v", tc.name, crawl, byPath, tc.crawl, tc.byPath)
+		}
+	}
+}
+
 // TestRetryEventString: the line robotstat prints for each retry.
 func TestRetryEventString(t *testing.T) {
 	t.Parallel()
