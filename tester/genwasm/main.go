@@ -92,4 +92,3 @@ func run(ctx context.Context) error {
 	fmt.Printf("genwasm: %s: robotstat.wasm %d bytes, %d gzipped\n", goVersion, len(wasm), gz.Len())
 	return nil
 }
-
