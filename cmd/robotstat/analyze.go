@@ -64,10 +64,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 	f.crawls.register(fs)
 	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	return m.runAnalyze(ctx, f, inputs)
 }

@@ -21,10 +21,7 @@ func (m *Main) bots(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the JSON form instead of CSV")
 	pos, err := parseFlags(fs, args, m.Stdout, botsUsage)
 	if err != nil {
-		if err == cli.ErrHelp {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) > 0 {
 		return cli.Usagef("bots", "bots takes no arguments, got %q", pos[0])

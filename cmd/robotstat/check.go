@@ -39,10 +39,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat status 429 like 5xx, as Google does (RFC 9309 says 4xx)")
 	pos, err := parseFlags(fs, args, m.Stdout, checkUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	opts := parse.Options{Limit: f.limit}
 	if err := opts.Validate(); err != nil {

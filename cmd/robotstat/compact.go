@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -22,10 +21,7 @@ func (m *Main) compact(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
 	pos, err := parseFlags(fs, args, m.Stdout, compactUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) != 1 {
 		return cli.Usagef("compact", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))

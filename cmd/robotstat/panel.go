@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -90,10 +89,7 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 	www := fs.Bool("www", false, "also read www. + each name of the list as a site of its own")
 	pos, err := parseFlags(fs, args, m.Stdout, panelUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) < 2 {
 		return cli.Usagef("panel", "need a site list and at least one crawl (CC-MAIN-YYYY-WW)")

@@ -37,10 +37,7 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	fs.StringVar(&f.sites, "sites", "", "rank sites by the ranked list `FILE` (Tranco's rank,domain CSV) instead of sites.rank")
 	pos, err := parseFlags(fs, args, m.Stdout, reportUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) != 1 {
 		return cli.Usagef("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/x509"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -64,10 +63,7 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (later: robotstat analyze --responses all --out DIR DIR/warc)")
 	hosts, err := parseFlags(fs, args, m.Stdout, scanUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	return m.runScan(ctx, f, hosts, args)
 }

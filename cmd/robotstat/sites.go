@@ -28,10 +28,7 @@ func (m *Main) sites(ctx context.Context, args []string) error {
 	fs.StringVar(&prof.Block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
 	pos, err := parseFlags(fs, args, m.Stdout, sitesUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) != 1 {
 		return cli.Usagef("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))

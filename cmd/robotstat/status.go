@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -26,10 +25,7 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	crawls.register(fs)
 	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) == 0 {
 		return cli.Usagef("status", "need the OUT_DIR of robotstat analyze")

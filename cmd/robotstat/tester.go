@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -26,10 +25,7 @@ func (m *Main) tester(ctx context.Context, args []string) error {
 	base := fs.String("base", "", "print the link with this page `URL` instead of the file's")
 	pos, err := parseFlags(fs, args, m.Stdout, testerUsage)
 	if err != nil {
-		if errors.Is(err, cli.ErrHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if *out == "" {
 		return cli.Usagef("tester", "--out FILE is required")

@@ -33,6 +33,15 @@ func NewFlagSet(name string) *flag.FlagSet {
 // ErrHelp reports that --help was served; the command exits 0.
 var ErrHelp = errors.New("help shown")
 
+// IgnoreHelp returns err, nil for ErrHelp: a command whose --help was
+// served (Parse) succeeds.
+func IgnoreHelp(err error) error {
+	if errors.Is(err, ErrHelp) {
+		return nil
+	}
+	return err
+}
+
 // Parse parses flags that may appear before, between or after the
 // positional arguments ("--" ends flags), and returns the positional ones.
 // --help writes the help (PrintUsage) to w and returns ErrHelp. A mistake

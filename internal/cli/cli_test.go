@@ -145,3 +145,17 @@ func TestWriteJSON(t *testing.T) {
 		t.Error("a failed write is not an error")
 	}
 }
+
+// TestIgnoreHelp: a served --help is success; other errors stay.
+func TestIgnoreHelp(t *testing.T) {
+	t.Parallel()
+	fs, _, _, _ := flags()
+	_, err := Parse(fs, []string{"--help"}, io.Discard, usage, "")
+	if err == nil || IgnoreHelp(err) != nil {
+		t.Errorf("--help: %v, %v", err, IgnoreHelp(err))
+	}
+	other := Usagef("cmd", "bad")
+	if IgnoreHelp(other) != other || IgnoreHelp(nil) != nil {
+		t.Error("IgnoreHelp changed another error")
+	}
+}
