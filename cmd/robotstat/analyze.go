@@ -287,28 +287,11 @@ func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result
 		return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
 			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), runs.RefusedHint(pipeline.DefaultStopAfterRefused))
 	case errors.As(err, &ce):
-		err = compactedError(ce)
+		return cli.Usagef("analyze", "%v", ce)
 	case errors.Is(err, pipeline.ErrNoCrawl):
 		return cli.Usagef(f.command(), "%v; check the name (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json), or name with --cc-base the mirror that has it", err)
 	}
 	return fmt.Errorf("%s: %w%s", f.command(), err, kept)
-}
-
-// compactedError is why analyze will not read again inputs whose rows
-// robotstat compact merged into files shared with other inputs.
-func compactedError(e *runs.CompactedError) error {
-	shown := e.Inputs[:min(len(e.Inputs), 5)]
-	more := ""
-	if len(e.Inputs) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(e.Inputs)-len(shown))
-	}
-	why := "with --redo"
-	if !e.Redo {
-		why = "with other options (" + e.Diff + ")"
-	}
-	n := len(e.Inputs)
-	return cli.Usagef("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
-		n, plural(n, "input", "inputs"), e.Dir, why, plural(n, "its", "their"), strings.Join(shown, ", "), more)
 }
 
 // sitesAfterAnalyze builds the sites tables after a run, unless there is
