@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"path/filepath"
 
 	"github.com/robotstat/robotstat/explain"
 	"github.com/robotstat/robotstat/internal/cli"
@@ -59,16 +58,13 @@ func (m *Main) tester(ctx context.Context, args []string) error {
 	if err := tester.WritePageFile(*out, page); err != nil {
 		return err
 	}
-	link := *base
-	if link == "" {
-		abs, err := filepath.Abs(*out)
-		if err != nil {
-			return fmt.Errorf("tester: %w", err)
-		}
-		link = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
-	}
+	var shown *tester.Case // the page's case when one was given, else its example
 	if len(pos) > 0 {
-		link += "#" + tester.Fragment(page.Case)
+		shown = &page.Case
+	}
+	link, err := tester.Link(*base, *out, shown)
+	if err != nil {
+		return fmt.Errorf("tester: %w", err)
 	}
 	fmt.Fprintln(m.Stdout, link)
 	raw, gz := tester.WasmSize()
