@@ -64,7 +64,7 @@ func (m *Main) check(ctx context.Context, args []string) error {
 			return cli.Usagef("check", "%v", err)
 		}
 	}
-	bots := catalogBots()
+	bots := check.Bots(stats.DefaultCatalog(), nil)
 	token := m.noteAgent(agent, bots)
 	var body []byte // a 4xx or 5xx answer's body is not read: no rules
 	if outcome == parse.OutcomeParsed {
@@ -85,16 +85,6 @@ func (m *Main) check(ctx context.Context, args []string) error {
 		return cli.Silent(ExitDisallowed)
 	}
 	return nil
-}
-
-// catalogBots are the embedded catalog's bots, for reading an agent that is
-// a whole User-Agent header (explain.ReadAgent).
-func catalogBots() []explain.Bot {
-	var out []explain.Bot
-	for _, b := range stats.DefaultCatalog().Bots() {
-		out = append(out, explain.Bot{Token: b.Token, Operator: b.Operator, Category: b.Category})
-	}
-	return out
 }
 
 // noteAgent returns the token agent is read as (explain.ReadAgent) and tells
@@ -130,7 +120,7 @@ func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 
 // checkBatch serves --batch: a line not decided is said on stderr too.
 func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags) error {
-	b := check.Batch{Parse: opts, JSON: f.json, Bots: catalogBots(),
+	b := check.Batch{Parse: opts, JSON: f.json, Bots: check.Bots(stats.DefaultCatalog(), nil),
 		Read: func(file string) ([]byte, error) { return m.readRobots(file, opts) },
 		OnError: func(line int, err error) {
 			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", line, err)

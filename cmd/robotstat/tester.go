@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/robotstat/robotstat/explain"
+	"github.com/robotstat/robotstat/explain/check"
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/schema"
@@ -37,12 +38,8 @@ func (m *Main) tester(ctx context.Context, args []string) error {
 			return cli.Usagef("tester", "--base %q: want an absolute URL without a fragment", *base)
 		}
 	}
-	page := &tester.Page{Version: Version, Catalog: stats.DefaultCatalog().Version()}
-	for _, b := range stats.DefaultCatalog().Bots() {
-		if schema.IsAICategory(b.Category) {
-			page.Bots = append(page.Bots, explain.Bot{Token: b.Token, Operator: b.Operator, Category: b.Category})
-		}
-	}
+	cat := stats.DefaultCatalog()
+	page := &tester.Page{Version: Version, Catalog: cat.Version(), Bots: check.Bots(cat, schema.IsAICategory)}
 	if len(pos) > 0 {
 		body, err := m.readRobots(pos[0], parse.Options{})
 		if err != nil {

@@ -17,7 +17,21 @@ import (
 
 	"github.com/robotstat/robotstat/explain"
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/stats"
 )
+
+// Bots are the bots of cat for which keep (nil: every bot) holds of its
+// category, as explain reads an agent against them (explain.ReadAgent)
+// and the tester's page lists them.
+func Bots(cat *stats.Catalog, keep func(category string) bool) []explain.Bot {
+	var out []explain.Bot
+	for _, b := range cat.Bots() {
+		if keep == nil || keep(b.Category) {
+			out = append(out, explain.Bot{Token: b.Token, Operator: b.Operator, Category: b.Category})
+		}
+	}
+	return out
+}
 
 // ValidURL refuses only what cannot be a URL or a path at all: one holding
 // a control character (C0, a NUL included, or DEL), which RFC 3986 and the

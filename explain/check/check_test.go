@@ -11,6 +11,7 @@ import (
 
 	"github.com/robotstat/robotstat/explain"
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/stats"
 )
 
 const robots = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\nAllow: /private/ok$\n"
@@ -163,5 +164,30 @@ func TestBatchCancelled(t *testing.T) {
 	res, err := b.Run(ctx, strings.NewReader(strings.Repeat("a\tx\t/\n", 2000)), w)
 	if !errors.Is(err, context.Canceled) || res.Lines != 1024 || out.String() != strings.Repeat("allowed\n", 1023) {
 		t.Errorf("%v after %d lines, %d bytes out", err, res.Lines, out.Len())
+	}
+}
+
+// TestBots: every catalog bot, or those whose category keep holds of,
+// with the catalog's token, operator and category.
+func TestBots(t *testing.T) {
+	t.Parallel()
+	cat := stats.DefaultCatalog()
+	all := Bots(cat, nil)
+	if len(all) != len(cat.Bots()) || len(all) == 0 {
+		t.Fatalf("%d bots of %d", len(all), len(cat.Bots()))
+	}
+	for i, b := range cat.Bots() {
+		if all[i] != (explain.Bot{Token: b.Token, Operator: b.Operator, Category: b.Category}) {
+			t.Errorf("bot %d: %+v, catalog %+v", i, all[i], b)
+		}
+	}
+	ai := Bots(cat, func(c string) bool { return strings.HasPrefix(c, "ai-") })
+	if len(ai) == 0 || len(ai) >= len(all) {
+		t.Errorf("%d AI bots of %d", len(ai), len(all))
+	}
+	for _, b := range ai {
+		if !strings.HasPrefix(b.Category, "ai-") {
+			t.Errorf("%s: category %s kept", b.Token, b.Category)
+		}
 	}
 }
