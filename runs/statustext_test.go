@@ -1,10 +1,13 @@
 package runs_test
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -46,5 +49,47 @@ func TestStatusText(t *testing.T) {
 	(&runs.Status{Dir: "out", Sites: "up to date", Counts: map[string]int{schema.RecordDone: 1}}).WriteText(&b)
 	if want := "out: 1 inputs done, 0 failed, 0 partial, 0 left; sites up to date\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// TestSitesAfter: a run builds the sites tables unless it is a shard,
+// committed nothing into an up-to-date dataset, wrote no captures table,
+// or the dataset holds no captures; each but the third says why.
+func TestSitesAfter(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := runs.Analyze(context.Background(), config(dir), fixtures(t)[:1]); err != nil {
+		t.Fatal(err)
+	}
+	noCaptures := []schema.TableName{schema.Groups}
+	for _, tc := range []struct {
+		name   string
+		r      runs.Result
+		tables []schema.TableName
+		build  bool
+		note   string
+	}{
+		{"built", runs.Result{Dir: dir, Committed: 1}, nil, true, ""},
+		{"shard", runs.Result{Dir: dir, Committed: 1, Shard: "0/2"}, nil, false, "sharded run: once every shard is done, run: robotstat sites " + dir},
+		{"no_captures_table", runs.Result{Dir: dir, Committed: 1}, noCaptures, false, ""},
+		{"no_captures", runs.Result{Dir: empty, Committed: 1}, nil, false, "sites: not built: " + empty + " holds no captures"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if build, note := tc.r.SitesAfter(tc.tables); build != tc.build || note != tc.note {
+				t.Errorf("%v %q, want %v %q", build, note, tc.build, tc.note)
+			}
+		})
+	}
+	if _, err := reduce.Sites(context.Background(), reduce.Options{Dir: dir, Version: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	r := runs.Result{Dir: dir}
+	if build, note := r.SitesAfter(nil); build || note != "sites: up to date (built after every input in "+dir+")" {
+		t.Errorf("nothing committed, sites built: %v %q", build, note)
+	}
+	r.Committed = 1
+	if build, _ := r.SitesAfter(nil); !build {
+		t.Error("an input committed: not built again")
 	}
 }

@@ -294,28 +294,21 @@ func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result
 	return fmt.Errorf("%s: %w%s", f.command(), err, kept)
 }
 
-// sitesAfterAnalyze builds the sites tables after a run, unless there is
-// nothing to build or the run was a shard: they span every run in --out,
-// and a shard sees only its part, so after a sharded run they are built
-// once all shards are done.
+// sitesAfterAnalyze builds the sites tables after a run when it should
+// (runs.Result.SitesAfter), and says why not when it does not.
 func (m *Main) sitesAfterAnalyze(ctx context.Context, f analyzeFlags, res *analyzeResult, tables []schema.TableName) error {
-	root := res.Dir
-	switch {
-	case res.Shard != "":
-		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
-	case res.Committed == 0 && runs.SitesUpToDate(root):
-		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
-	case !slices.Contains(tables, schema.Captures):
-	case !dirExists(filepath.Join(root, string(schema.Captures))):
-		// Nothing to build from: say so rather than fail on the missing table.
-		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
-	default:
-		ss, err := m.buildSites(ctx, root, f.workers)
-		if err != nil {
-			return err
-		}
-		res.Sites = &ss
+	build, note := res.SitesAfter(tables)
+	if note != "" {
+		fmt.Fprintf(m.Stderr, "robotstat: %s\n", note)
 	}
+	if !build {
+		return nil
+	}
+	ss, err := m.buildSites(ctx, res.Dir, f.workers)
+	if err != nil {
+		return err
+	}
+	res.Sites = &ss
 	return nil
 }
 
