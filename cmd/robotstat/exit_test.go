@@ -57,8 +57,8 @@ func TestExitCodeInputs(t *testing.T) {
 		})
 	}
 	for _, want := range []string{"input that is not there", "inputs listed could not be read"} {
-		if !strings.Contains(exitCodeHelp(nil), want) {
-			t.Errorf("the exit code table does not say %q:\n%s", want, exitCodeHelp(nil))
+		if !strings.Contains(cli.ExitCodeHelp(exitCodes, nil), want) {
+			t.Errorf("the exit code table does not say %q:\n%s", want, cli.ExitCodeHelp(exitCodes, nil))
 		}
 	}
 }

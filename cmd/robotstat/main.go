@@ -108,7 +108,7 @@ func exitsOf(name string) []int {
 // parseFlags parses a command's flags (cli.Parse); its --help ends with
 // the exit codes it can return.
 func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, usage string) ([]string, error) {
-	return cli.Parse(fs, args, w, usage, exitCodeHelp(exitsOf(fs.Name())))
+	return cli.Parse(fs, args, w, usage, cli.ExitCodeHelp(exitCodes, exitsOf(fs.Name())))
 }
 
 // commands lists the subcommands in the order help shows them. Each lives in
@@ -128,10 +128,7 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 	case "help", "-h", "-help", "--help", "version", "--version":
 		out := &cli.ErrWriter{W: m.Stdout}
 		if name == "version" || name == "--version" {
-			bi, ok := debug.ReadBuildInfo()
-			if !ok {
-				bi = nil
-			}
+			bi, _ := debug.ReadBuildInfo() // nil when the binary has none
 			fmt.Fprintln(out, cli.VersionLine("robotstat", Version, bi))
 		} else {
 			m.usage(out)
@@ -158,7 +155,7 @@ func (m *Main) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "  %-9s %s\n  %-9s %s\n", "help", "show this help", "version", "print the version")
-	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", exitCodeHelp(nil))
+	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", cli.ExitCodeHelp(exitCodes, nil))
 }
 
 // report prints err to stderr in the one format every command uses.

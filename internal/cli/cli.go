@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -126,6 +127,28 @@ func PrintUsage(fs *flag.FlagSet, w io.Writer, usage, footer string) {
 		fmt.Fprintln(w)
 	})
 	fmt.Fprint(w, "\n", footer)
+}
+
+// ExitCode is an exit code and what it means, for --help. Text may span
+// lines.
+type ExitCode struct {
+	Code int
+	Text string
+}
+
+// ExitCodeHelp returns the "Exit codes:" block of a --help: the codes of
+// all that only lists (every one when only is nil), in the order of all,
+// each text's lines after its first indented under the first.
+func ExitCodeHelp(all []ExitCode, only []int) string {
+	var b strings.Builder
+	b.WriteString("Exit codes:\n")
+	for _, e := range all {
+		if only != nil && !slices.Contains(only, e.Code) {
+			continue
+		}
+		fmt.Fprintf(&b, "  %-4d %s\n", e.Code, strings.ReplaceAll(e.Text, "\n", "\n       "))
+	}
+	return b.String()
 }
 
 // UsageError is a mistake on the command line of the subcommand Cmd (""

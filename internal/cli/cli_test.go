@@ -159,3 +159,16 @@ func TestIgnoreHelp(t *testing.T) {
 		t.Error("IgnoreHelp changed another error")
 	}
 }
+
+// TestExitCodeHelp: the codes asked for, in the table's order, a text's
+// later lines indented under its first.
+func TestExitCodeHelp(t *testing.T) {
+	t.Parallel()
+	all := []ExitCode{{Code: 0, Text: "ok"}, {Code: 2, Text: "usage error, or\nan environment failure"}, {Code: 130, Text: "interrupted"}}
+	if got, want := ExitCodeHelp(all, nil), "Exit codes:\n  0    ok\n  2    usage error, or\n       an environment failure\n  130  interrupted\n"; got != want {
+		t.Errorf("all:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := ExitCodeHelp(all, []int{130, 0}), "Exit codes:\n  0    ok\n  130  interrupted\n"; got != want {
+		t.Errorf("some:\n%s\nwant\n%s", got, want)
+	}
+}
