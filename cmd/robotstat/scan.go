@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/x509"
 	"flag"
 	"fmt"
 	"io"
@@ -100,23 +99,15 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 		if err != nil {
 			return fmt.Errorf("--test-ca: %w", err)
 		}
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
+		if cfg.RootCAs, err = scan.TrustPEM(pem); err != nil {
+			return cli.Usagef("scan", "--test-ca: %s %v", f.testCA, err)
 		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return cli.Usagef("scan", "--test-ca: %s holds no PEM certificate", f.testCA)
-		}
-		cfg.RootCAs = pool
 	}
 	cfg.Crawl = af.crawl
 	if cfg.Crawl == "" {
-		if cfg.Crawl, err = scan.ReadCrawl(cfg.Dir); err != nil {
+		if cfg.Crawl, err = scan.ResumeCrawl(cfg.Dir, time.Now()); err != nil {
 			return fmt.Errorf("reading %s: %w", cfg.Dir, err)
 		}
-	}
-	if cfg.Crawl == "" {
-		cfg.Crawl = "scan-" + time.Now().UTC().Format("2006-01-02")
 	}
 	if !af.quiet && m.StderrIsTerminal {
 		cfg.Progress = m.Stderr
