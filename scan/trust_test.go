@@ -35,7 +35,7 @@ func TestTrustPEM(t *testing.T) {
 
 // TestResumeCrawl: a scan folder without WARC files (missing or empty) is
 // named by the day in UTC; one with a scan's files keeps their isPartOf
-// (ReadCrawl, which the resumed scans of TestScan* read).
+// (ReadCrawl; cmd/robotstat's TestScan resumes a scan).
 func TestResumeCrawl(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 12, 2, 23, 30, 0, 0, time.FixedZone("x", -3*3600))

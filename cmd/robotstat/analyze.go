@@ -204,11 +204,9 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	if err != nil {
 		return cfg, cli.Usagef(cmd, "--responses: %v", err)
 	}
-	var shard pipeline.Shard
-	if f.shard != "" {
-		if shard, err = pipeline.ParseShard(f.shard, m.getenv); err != nil {
-			return cfg, cli.Usagef(cmd, "--shard: %v", err)
-		}
+	shard, err := pipeline.ParseShard(f.shard, m.getenv) // "": no shard
+	if err != nil {
+		return cfg, cli.Usagef(cmd, "--shard: %v", err)
 	}
 	fields, err := pipeline.ParseFields(f.fields)
 	if err != nil {

@@ -36,11 +36,9 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	}
 	var units []pipeline.Unit
 	if len(inputs) > 0 {
-		var shard pipeline.Shard
-		if *shardFlag != "" {
-			if shard, err = pipeline.ParseShard(*shardFlag, m.getenv); err != nil {
-				return cli.Usagef("status", "--shard: %v", err)
-			}
+		shard, err := pipeline.ParseShard(*shardFlag, m.getenv) // "": no shard
+		if err != nil {
+			return cli.Usagef("status", "--shard: %v", err)
 		}
 		pc := pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}
 		if err := crawls.apply("status", &pc, inputs, "", m.Getenv); err != nil {
