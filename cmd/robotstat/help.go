@@ -4,7 +4,7 @@ import _ "embed"
 
 // Each command's usage text, the part of its --help above the flags, is a
 // file of its own under help/: prose is easier to keep true, and to review,
-// as text than as a Go string. panel's stays in panel.go.
+// as text than as a Go string.
 var (
 	//go:embed help/analyze.txt
 	analyzeUsage string
@@ -14,6 +14,8 @@ var (
 	checkUsage string
 	//go:embed help/compact.txt
 	compactUsage string
+	//go:embed help/panel.txt
+	panelUsage string
 	//go:embed help/report.txt
 	reportUsage string
 	//go:embed help/scan.txt
