@@ -114,7 +114,7 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		if inputs, cfg.Name, err = sample.Unpack(dir); err != nil {
+		if inputs, cfg.Name, err = sample.Unpack(dir, runs.CanonicalInput); err != nil {
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 	}

@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-
-	"github.com/robotstat/robotstat/runs"
 )
 
 //go:embed robotstat-sample.warc.gz
@@ -26,10 +24,11 @@ const Name = "robotstat-sample.warc.gz"
 func WARC() []byte { return bytes.Clone(warc) }
 
 // Unpack writes the sample into dir and returns it as the one input of a
-// run, with the runs.Config.Name that names it by its content, so that its
-// capture ids and run id are the same on every run, whatever dir is; other
-// inputs are named by runs.CanonicalInput.
-func Unpack(dir string) (inputs []string, name func(string) string, err error) {
+// run, with the name function for runs.Config.Name: the sample named by
+// its content, so that its capture ids and run id are the same on every
+// run, whatever dir is; every other input named by others (pass
+// runs.CanonicalInput).
+func Unpack(dir string, others func(string) string) (inputs []string, name func(string) string, err error) {
 	p := filepath.Join(dir, Name)
 	if err := os.WriteFile(p, warc, 0o644); err != nil {
 		return nil, nil, err
@@ -38,6 +37,6 @@ func Unpack(dir string) (inputs []string, name func(string) string, err error) {
 		if n == p {
 			return "robotstat:sample:" + strconv.Itoa(len(warc))
 		}
-		return runs.CanonicalInput(n)
+		return others(n)
 	}, nil
 }

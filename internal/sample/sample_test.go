@@ -17,7 +17,7 @@ func TestUnpack(t *testing.T) {
 	var names []string
 	for range 2 {
 		dir := t.TempDir()
-		inputs, name, err := Unpack(dir)
+		inputs, name, err := Unpack(dir, runs.CanonicalInput)
 		if err != nil {
 			t.Fatal(err)
 		}
