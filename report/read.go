@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/robotstat/robotstat/internal/outfile"
+	"github.com/robotstat/robotstat/internal/words"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -334,9 +335,5 @@ func (d *Data) about() [][2]string {
 	return lines
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural is words.Plural, the one every package's messages share.
+var plural = words.Plural
