@@ -16,7 +16,7 @@ import (
 )
 
 // SummaryOptions are what the caller adds to a Result's summary
-// (Result.WriteSummary).
+// (Result.WriteSummary). A plain value.
 type SummaryOptions struct {
 	// Sample: the run read robotstat's embedded sample, not inputs given.
 	Sample bool

@@ -30,7 +30,7 @@ type Batch struct {
 	OnError func(line int, err error)
 }
 
-// BatchResult is what a Batch run answered.
+// BatchResult is what a Batch run answered. A plain value.
 type BatchResult struct {
 	Lines      int
 	Disallowed bool // a line was disallowed

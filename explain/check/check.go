@@ -110,7 +110,7 @@ func jsonLines(w io.Writer) func(Record) {
 
 // Query is what robotstat check asks without --batch: may Agent, read as
 // Token (explain.ReadAgent), fetch each of URLs under the robots.txt File,
-// served with Status. URLs must be valid (ValidURL).
+// served with Status. URLs must be valid (ValidURL). A plain value.
 type Query struct {
 	File, Agent, Token string
 	Status             int
@@ -119,7 +119,7 @@ type Query struct {
 
 // Output says how answers are written: JSON lines (Record), or a word and
 // the URL a line; Explain adds explain.Decide's text (explained for
-// Bots, the catalog an agent is read against).
+// Bots, the catalog an agent is read against). A plain value.
 type Output struct {
 	JSON, Explain bool
 	Bots          []explain.Bot

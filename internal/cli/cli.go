@@ -130,7 +130,7 @@ func PrintUsage(fs *flag.FlagSet, w io.Writer, usage, footer string) {
 }
 
 // ExitCode is an exit code and what it means, for --help. Text may span
-// lines.
+// lines. A plain value.
 type ExitCode struct {
 	Code int
 	Text string
@@ -152,7 +152,7 @@ func ExitCodeHelp(all []ExitCode, only []int) string {
 }
 
 // UsageError is a mistake on the command line of the subcommand Cmd (""
-// for none: the program's own).
+// for none: the program's own). A plain value.
 type UsageError struct {
 	Cmd string
 	Msg string
@@ -182,7 +182,7 @@ func AsUsage(err error) (*UsageError, bool) {
 }
 
 // ExitError carries an explicit exit code, with an error to print or none
-// (Silent).
+// (Silent). A plain value.
 type ExitError struct {
 	Code int
 	Err  error
@@ -218,7 +218,7 @@ func WriteJSON(w io.Writer, v any) error {
 // ErrWriter keeps the first error of the writes through it and drops the
 // rest, so that a printer of many lines can be checked once at its end: a
 // full disk or a closed pipe on stdout is a failed command, not exit 0
-// with the data lost.
+// with the data lost. Not safe for concurrent use.
 type ErrWriter struct {
 	W   io.Writer
 	Err error
