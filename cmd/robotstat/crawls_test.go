@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
 )
@@ -331,7 +332,7 @@ func TestRetryDelaysDefault(t *testing.T) {
 	t.Parallel()
 	parse := func(m *Main, args ...string) pipeline.Config {
 		t.Helper()
-		fs := newFlagSet("analyze")
+		fs := cli.NewFlagSet("analyze")
 		var f analyzeFlags
 		f.register(fs)
 		f.crawls = &crawlFlags{}
