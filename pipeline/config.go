@@ -133,6 +133,23 @@ type RetryEvent struct {
 	Got           int64
 }
 
+// String says the event in one line: which URL is retried, how long the
+// wait is, which try of how many comes next, and what the last try
+// answered (its status, S3's code and message; "failed" without an
+// error), e.g. "retrying https://x/a in 2s (try 2 of 5): 503 Service
+// Unavailable".
+func (e RetryEvent) String() string {
+	why := "failed"
+	if e.Err != nil {
+		why = strings.TrimPrefix(e.Err.Error(), ErrSlowDown.Error()+": ")
+	}
+	resume := ""
+	if e.Resumed {
+		resume = fmt.Sprintf(", resuming at byte %d", e.Got)
+	}
+	return fmt.Sprintf("retrying %s in %s (try %d of %d%s): %s", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, resume, why)
+}
+
 // Config configures Run. The zero value is usable: every zero field takes
 // the default documented beside it (DefaultConfig returns them filled in).
 // A Config is read, never written, by Run and may be shared.

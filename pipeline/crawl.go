@@ -28,14 +28,48 @@ func IsCrawlName(s string) bool {
 	return true
 }
 
-// isCrawlInput reports whether the command-line input a names a crawl:
-// the form of a crawl name, and no such path on disk.
-func isCrawlInput(a string) bool {
+// IsCrawlInput reports whether the input a names a crawl, as Run reads
+// it: the form of a crawl name, and no such path on disk.
+func IsCrawlInput(a string) bool {
 	if !IsCrawlName(a) {
 		return false
 	}
 	_, err := os.Lstat(a)
 	return os.IsNotExist(err)
+}
+
+// CrawlNameForm says what a Common Crawl crawl name looks like, for the
+// messages about a name that is almost one (AlmostCrawlInput).
+const CrawlNameForm = "a crawl name is CC-MAIN-YYYY-WW, in capitals: the year's four digits and the week's two, e.g. CC-MAIN-2024-33 (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json)"
+
+// AlmostCrawlInput reports an input meant as a crawl name that is not one
+// (CC-MAIN-2024-333, cc-main-2024-33): it begins with CC-MAIN, in any
+// case, is no file name (no folder, no extension: Common Crawl's WARCs
+// are named CC-MAIN-2024...warc.gz) and names nothing on disk. Run would
+// fail to find it; a caller can say what a crawl name is instead.
+func AlmostCrawlInput(a string) bool {
+	if len(a) < len("CC-MAIN") || !strings.EqualFold(a[:len("CC-MAIN")], "CC-MAIN") || IsCrawlName(a) || strings.ContainsAny(a, "./\\:") {
+		return false
+	}
+	_, err := os.Lstat(a)
+	return os.IsNotExist(err)
+}
+
+// UnitCrawl returns the crawl a unit's captures are filed under when it is
+// not each WARC's own (warcinfo isPartOf), the first of: the crawl it was
+// listed by (Unit.Crawl), configured (Config.Crawl), the crawl its name
+// names by Common Crawl's layout (CrawlOfPath; byPath reports it); "" for
+// none. Run files captures by it, and package runs files a unit's error
+// rows by it when the unit has no capture, so that both agree.
+func UnitCrawl(listed, configured, name string) (crawl string, byPath bool) {
+	switch {
+	case listed != "":
+		return listed, false
+	case configured != "":
+		return configured, false
+	}
+	crawl = CrawlOfPath(name)
+	return crawl, crawl != ""
 }
 
 // CrawlOfPath returns the crawl a path or URL names by Common Crawl's

@@ -66,6 +66,81 @@ func TestIsCrawlName(t *testing.T) {
 	}
 }
 
+// TestCrawlInputs: a crawl name is read as a crawl unless a path of that
+// name exists; a name almost a crawl name, and not a file name or a path
+// on disk, is told apart so that a caller can say what a crawl name is.
+func TestCrawlInputs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("CC-MAIN-2024-22", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("cc-main-2024-22", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		input         string
+		crawl, almost bool
+	}{
+		{"CC-MAIN-2024-33", true, false},
+		{"CC-MAIN-2024-22", false, false}, // a file of that name
+		{"CC-MAIN-2024-333", false, true},
+		{"cc-main-2024-33", false, true},
+		{"cc-main-2024-22", false, false}, // a file of that name
+		{"CC-MAIN-20240802234508-00000.warc.gz", false, false},
+		{"crawls/CC-MAIN-2024-3", false, false},
+		{"CC-MAIN", false, true},
+		{"CC-MAI", false, false},
+	} {
+		if got := IsCrawlInput(tc.input); got != tc.crawl {
+			t.Errorf("IsCrawlInput(%q) = %v", tc.input, got)
+		}
+		if got := AlmostCrawlInput(tc.input); got != tc.almost {
+			t.Errorf("AlmostCrawlInput(%q) = %v", tc.input, got)
+		}
+	}
+}
+
+// TestUnitCrawl: the crawl a unit is listed by wins over Config.Crawl,
+// which wins over the crawl its path names.
+func TestUnitCrawl(t *testing.T) {
+	t.Parallel()
+	path := "https://data.commoncrawl.org/crawl-data/CC-MAIN-2024-22/segments/1/robotstxt/a.warc.gz"
+	for _, tc := range []struct {
+		name, listed, configured, path string
+		crawl                          string
+		byPath                         bool
+	}{
+		{"listed_wins", "CC-MAIN-2024-33", "mine", path, "CC-MAIN-2024-33", false},
+		{"configured_over_path", "", "mine", path, "mine", false},
+		{"path", "", "", path, "CC-MAIN-2024-22", true},
+		{"none", "", "", "a.warc.gz", "", false},
+	} {
+		if crawl, byPath := UnitCrawl(tc.listed, tc.configured, tc.path); crawl != tc.crawl || byPath != tc.byPath {
+			t.Errorf("%s: %q %v, want %q %v", tc.name, crawl, byPath, tc.crawl, tc.byPath)
+		}
+	}
+}
+
+// TestRetryEventString: the line robotstat prints for each retry.
+func TestRetryEventString(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		e    RetryEvent
+		want string
+	}{
+		{RetryEvent{URL: "https://x/a", Try: 2, MaxTries: 5, Wait: 1500 * time.Millisecond, Err: errors.New("503 Service Unavailable")},
+			"retrying https://x/a in 1.5s (try 2 of 5): 503 Service Unavailable"},
+		{RetryEvent{URL: "s3://b/k", Try: 1, MaxTries: 5, Wait: 2*time.Second + 400*time.Microsecond, Err: fmt.Errorf("%w: SlowDown: Please reduce your request rate", ErrSlowDown), Resumed: true, Got: 4096},
+			"retrying s3://b/k in 2s (try 1 of 5, resuming at byte 4096): SlowDown: Please reduce your request rate"},
+		{RetryEvent{URL: "u", Try: 3, MaxTries: 3}, "retrying u in 0s (try 3 of 3): failed"},
+	} {
+		if got := tc.e.String(); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+}
+
 // TestCrawlByName: a crawl name reads the crawl's robotstxt.paths.gz and
 // every WARC it lists from CCBase, a folder or an HTTP mirror alike, one
 // unit per WARC, every capture of the crawl's name whatever warcinfo says;

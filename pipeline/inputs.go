@@ -142,7 +142,7 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 			continue
 		}
 		if r.cfg.Panel != nil {
-			if !isCrawlInput(a) {
+			if !IsCrawlInput(a) {
 				return nil, fmt.Errorf("%w: panel: %s is not a crawl name (CC-MAIN-YYYY-WW)", ErrConfig, a)
 			}
 			name := panelList(r.cfg.ccBase(), a)
@@ -156,7 +156,7 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		f := formatOf(a)
 		crawl := ""
 		manifest, base := a, r.cfg.ManifestBase
-		if isCrawlInput(a) {
+		if IsCrawlInput(a) {
 			crawl, f = a, formatManifest
 			base = r.cfg.ccBase()
 			manifest = crawlManifest(base, a)

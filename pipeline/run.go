@@ -221,16 +221,9 @@ func (r *runner) read(ctx context.Context, in input) error {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer decoderPool.Put(d)
-	// The crawl its captures are of, the first of: the crawl name it was
-	// listed by, --crawl (Config.Crawl), the crawl its path names; else
-	// each warcinfo's isPartOf (decoder.warc). See Config.Crawl.
-	crawl, byPath := r.cfg.Crawl, false
-	if in.crawl != "" {
-		crawl = in.crawl
-	} else if crawl == "" {
-		crawl = CrawlOfPath(in.name)
-		byPath = crawl != ""
-	}
+	// The crawl its captures are of (UnitCrawl); else each warcinfo's
+	// isPartOf (decoder.warc). See Config.Crawl.
+	crawl, byPath := UnitCrawl(in.crawl, r.cfg.Crawl, in.name)
 	d.r, d.src = r, &source{name: in.name, path: in.path, crawl: crawl, byPath: byPath, r: r, unit: in.state}
 	switch in.format {
 	case formatWARC:

@@ -27,6 +27,13 @@ type captureSpills struct {
 // candRequest to the target's partition, naming the candidate by its
 // position among its partition's). It counts the captures into cs and
 // their fetch days.
+//
+// The files' row groups are read as the steps of a loop (parallel.go),
+// up to Options.Workers at once, and their records reach the spills in
+// file and row group order, as if read one after the other: a row group's
+// candidates are held until it is applied, when the positions its
+// requests name become known (the candidates its partition already
+// holds, plus those of the group before it).
 func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (captureSpills, error) {
 	var out captureSpills
 	sp, err := c.newSpills("captures", "targets", "candidates", "candidate-requests")
@@ -34,32 +41,45 @@ func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (capture
 		return out, err
 	}
 	out = captureSpills{caps: sp[0], targets: sp[1], cands: sp[2], creqs: sp[3], days: fetchDays{}}
-	var cand candidateRec
-	var target targetRec
-	var req candRequest
-	for _, f := range files {
-		err := schema.ReadFile(c.ctx, f.Path, captureColumns, func(rows []schema.CaptureRow) error {
+	groups, err := rowGroupsOf(files, nil)
+	if err != nil {
+		return out, err
+	}
+	err = c.steps(len(groups), []*spill{out.caps, out.targets}, func(u int, o *stepOut) error {
+		g := groups[u]
+		caps, targets := o.sinks[0], o.sinks[1]
+		var cands bufSink
+		type request struct {
+			p   int // the target's partition
+			req candRequest
+		}
+		var reqs []request // req.index counts the group's own candidates of its partition
+		days := fetchDays{}
+		var n int64
+		var cand candidateRec
+		var target targetRec
+		err := schema.ReadRowGroup(c.ctx, g.path, g.index, captureColumns, func(rows []schema.CaptureRow) error {
 			for i := range rows {
 				r := &rows[i]
 				var id [16]byte
 				if _, err := hex.Decode(id[:], []byte(r.CaptureID)); err != nil || len(r.CaptureID) != 32 {
-					return fmt.Errorf("reduce: %s: capture_id %q is not 32 hex digits", f.Path, r.CaptureID)
+					return fmt.Errorf("reduce: %s: capture_id %q is not 32 hex digits", g.path, r.CaptureID)
 				}
-				cs.Captures++
+				n++
 				fetch := int64(noTime)
 				if !r.FetchTime.IsZero() {
 					fetch = r.FetchTime.UnixMilli()
-					out.days.add(fetch)
+					days.add(fetch)
 				}
 				cand.captureRec = captureRec{id: id, url: r.URL, class: classOf(r.Outcome), status: r.HTTPStatus,
 					statusClass: r.StatusClass, fetch: fetch, target: r.RedirectTarget}
-				if err := out.caps.put(c.parts.of(authority(r.URL)), &cand.captureRec); err != nil {
+				if err := caps.put(c.parts.of(authority(r.URL)), &cand.captureRec); err != nil {
 					return err
 				}
 				redirects := cand.class == classRedirect && r.RedirectTarget != ""
 				if redirects {
 					target.url = r.RedirectTarget
-					if err := out.targets.put(c.parts.of(authority(r.RedirectTarget)), &target); err != nil {
+					if err := targets.put(c.parts.of(authority(r.RedirectTarget)), &target); err != nil {
 						return err
 					}
 				}
@@ -68,20 +88,58 @@ func (c *crawlRun) spillCaptures(files []schema.File, cs *CrawlSummary) (capture
 				}
 				p := c.parts.of(r.Host)
 				if redirects {
-					req = candRequest{target: r.RedirectTarget, from: p, index: out.cands.count(p)}
-					if err := out.creqs.put(c.parts.of(authority(r.RedirectTarget)), &req); err != nil {
-						return err
-					}
+					reqs = append(reqs, request{p: c.parts.of(authority(r.RedirectTarget)),
+						req: candRequest{target: r.RedirectTarget, from: p, index: cands.count(p)}})
 				}
 				cand.host, cand.regdom, cand.https, cand.rank = r.Host, r.RegisteredDomain, r.Scheme == "https", r.Rank
-				if err := out.cands.put(p, &cand); err != nil {
+				if err := cands.put(p, &cand); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
+		o.apply = func() error {
+			for i := range reqs {
+				r := &reqs[i]
+				r.req.index += out.cands.count(r.req.from)
+				if err := out.creqs.put(r.p, &r.req); err != nil {
+					return err
+				}
+			}
+			cs.Captures += n
+			for day, k := range days {
+				out.days[day] += k
+			}
+			return cands.drainTo(out.cands)
+		}
+		return err
+	}, nil)
+	return out, err
+}
+
+// rowGroup is one row group of a file: a step of stage A or D's reading.
+type rowGroup struct {
+	path  string
+	index int
+	file  int // the file's, among the files listed
+}
+
+// rowGroupsOf lists the row groups of files, in file order, and calls
+// each, when not nil, with each file's footer.
+func rowGroupsOf(files []schema.File, each func(fi int, info schema.FileInfo) error) ([]rowGroup, error) {
+	var out []rowGroup
+	for fi, f := range files {
+		info, err := schema.ReadFileInfo(f.Path)
 		if err != nil {
-			return out, err
+			return nil, err
+		}
+		if each != nil {
+			if err := each(fi, info); err != nil {
+				return nil, err
+			}
+		}
+		for gi := range info.RowGroups {
+			out = append(out, rowGroup{path: f.Path, index: gi, file: fi})
 		}
 	}
 	return out, nil

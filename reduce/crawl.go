@@ -15,8 +15,9 @@ import (
 //	   writeDomains    C's domains spill -> domains rows
 //	D  siteBots        the verdicts files, site requests -> site_bots rows, history records
 //
-// A reads the crawl's files into partitions (and D first its verdicts
-// files); then B, C and D are loops over the partitions, each turn a step
+// A reads the crawl's files into partitions, a loop over their row groups
+// (and D first its verdicts files, the same way); then B, C, the domains
+// and D are loops over the partitions, each turn a step
 // that is a function of its own partition's records: it reads only
 // partition p of its input spills, keeps its state to itself, writes
 // partition p of its own outputs and, through a sink, records bound for

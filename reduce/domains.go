@@ -67,36 +67,63 @@ type domainSink interface {
 
 // writeDomains writes the domains rows of the crawl from the domains
 // spill, partition by partition, each partition's domains in byte order.
+// The partitions are the steps of a loop (parallel.go): each reads and
+// sorts its own, and its rows reach out in partition order, through one
+// writer, so that the table's row groups are as full as one stream makes
+// them (a partition holds a few thousand domains of a small crawl).
 func (c *crawlRun) writeDomains(doms *spill, out domainSink) (int64, error) {
+	var n int64
+	err := c.steps(int(c.parts), nil, func(p int, o *stepOut) error {
+		var rows domainRows
+		_, err := domainsOf(p, c.crawl, c.date, doms, &rows)
+		o.apply = func() error {
+			for _, r := range rows {
+				if err := out.domain(r); err != nil {
+					return err
+				}
+			}
+			n += int64(len(rows))
+			return nil
+		}
+		return err
+	}, nil)
+	return n, err
+}
+
+// domainRows holds a step's domains rows until they are applied.
+type domainRows []schema.DomainRow
+
+func (d *domainRows) domain(r schema.DomainRow) error {
+	*d = append(*d, r)
+	return nil
+}
+
+// domainsOf writes the domains rows of partition p of doms to out and
+// returns how many.
+func domainsOf(p int, crawl string, date int32, doms *spill, out domainSink) (int64, error) {
 	var n int64
 	var list []domainRec
 	var r domainRec
-	for p := range int(c.parts) {
-		if err := c.ctx.Err(); err != nil {
+	if err := doms.read(p, &r, func() error { list = append(list, r); return nil }); err != nil {
+		return n, err
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].regdom != list[j].regdom {
+			return list[i].regdom < list[j].regdom
+		}
+		return standsBefore(&list[i], &list[j])
+	})
+	for i := 0; i < len(list); {
+		j := i + 1
+		for j < len(list) && list[j].regdom == list[i].regdom {
+			j++
+		}
+		if err := out.domain(schema.DomainRow{Crawl: crawl, CrawlDate: date, RegisteredDomain: list[i].regdom,
+			Host: list[i].host, Hosts: int32(j - i)}); err != nil {
 			return n, err
 		}
-		list = list[:0]
-		if err := doms.read(p, &r, func() error { list = append(list, r); return nil }); err != nil {
-			return n, err
-		}
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].regdom != list[j].regdom {
-				return list[i].regdom < list[j].regdom
-			}
-			return standsBefore(&list[i], &list[j])
-		})
-		for i := 0; i < len(list); {
-			j := i + 1
-			for j < len(list) && list[j].regdom == list[i].regdom {
-				j++
-			}
-			if err := out.domain(schema.DomainRow{Crawl: c.crawl, CrawlDate: c.date, RegisteredDomain: list[i].regdom,
-				Host: list[i].host, Hosts: int32(j - i)}); err != nil {
-				return n, err
-			}
-			n++
-			i = j
-		}
+		n++
+		i = j
 	}
 	return n, nil
 }

@@ -1,9 +1,6 @@
 package reduce
 
-import (
-	"encoding/binary"
-	"sync"
-)
+import "sync"
 
 // Running the steps of a loop at once (Options.Workers).
 //
@@ -16,9 +13,15 @@ import (
 // it have been: every spill and table gets the same records and rows in
 // the same order as with one worker, so the output does not depend on
 // Options.Workers. A step encodes its own rows (writer.held): what the
-// loop does one step at a time is copying bytes. At most Workers steps are started and not yet applied,
-// so memory is Workers times a step's (its partition's state and its
-// output, about a partition's records), never the whole crawl.
+// loop does one step at a time is copying bytes, a partition's records at
+// a time (bufSink), and the step's apply. At most Workers steps are
+// started and not yet applied, so memory is Workers times a step's (its
+// partition's state and its output, about a partition's records), never
+// the whole crawl.
+//
+// The loops that read the crawl's files (stage A's captures, stage D's
+// verdicts) have a step per row group of the files instead of one per
+// partition: the same machinery, in file and row group order.
 
 // stepOut is what one step writes: records for each output spill and rows.
 // With one worker its sinks are the spills themselves; its rows go through
@@ -29,6 +32,13 @@ type stepOut struct {
 	rows  rowSink
 	// n are counts a step returns, added up in partition order by apply.
 	n stepCounts
+	// apply, when the step sets it, runs on the loop's goroutine in
+	// partition order, once the step's sinks are drained and its rows
+	// released: for what must see what the steps before it left (how many
+	// records a spill's partition already holds) and for the loop's own
+	// state. It should be cheap: it is the part of a step that runs one at
+	// a time.
+	apply func() error
 }
 
 // stepCounts are what the loops count.
@@ -37,38 +47,52 @@ type stepCounts struct {
 	bots  botsCounts
 }
 
-// bufSink holds a step's records for one spill: their encodings back to
-// back, each with its partition.
+// bufSink holds a step's records for one spill, each partition's as the
+// spill holds them (appendRecord): the order of the records within a
+// partition is the order they came, and partitions are files of their
+// own, so draining a partition is one copy.
 type bufSink struct {
-	buf   []byte
-	parts []int32
-	ends  []int
+	parts [][]byte
+	n     []int
 }
 
 func (b *bufSink) put(p int, r spillRecord) error {
-	b.buf = r.appendTo(b.buf)
-	b.parts = append(b.parts, int32(p))
-	b.ends = append(b.ends, len(b.buf))
-	return nil
-}
-
-// drainTo puts the held records into s, in the order they came.
-func (b *bufSink) drainTo(s *spill) error {
-	start := 0
-	for i, end := range b.ends {
-		if err := s.putBytes(int(b.parts[i]), b.buf[start:end]); err != nil {
-			return err
-		}
-		start = end
+	if p >= len(b.parts) {
+		b.parts = append(b.parts, make([][]byte, p+1-len(b.parts))...)
+		b.n = append(b.n, make([]int, p+1-len(b.n))...)
 	}
-	b.buf, b.parts, b.ends = nil, nil, nil
+	b.parts[p] = appendRecord(b.parts[p], r)
+	b.n[p]++
 	return nil
 }
 
-// steps runs step for the partitions 0 to n-1, up to c.workers at once,
-// each writing to the output spills outs (through out.sinks, in that
-// order) and rows (out.rows), and then calls done with each partition's
-// counts in partition order. The first error stops the loop: no step is
+// count returns the records held for partition p.
+func (b *bufSink) count(p int) int {
+	if p >= len(b.n) {
+		return 0
+	}
+	return b.n[p]
+}
+
+// drainTo puts the held records into s, each partition's in the order
+// they came.
+func (b *bufSink) drainTo(s *spill) error {
+	for p, buf := range b.parts {
+		if b.n[p] > 0 {
+			if err := s.putRecords(p, buf, b.n[p]); err != nil {
+				return err
+			}
+		}
+	}
+	b.parts, b.n = nil, nil
+	return nil
+}
+
+// steps runs step for the steps 0 to n-1 (partitions, or the row groups
+// of the files read), up to c.workers at once, each writing to the output
+// spills outs (through out.sinks, in that order) and rows (out.rows), and
+// then, in step order, applies each (out.apply) and calls done with its
+// counts. The first error stops the loop: no step is
 // started after it, and it is returned once the running ones are done.
 func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) error, done func(p int, n stepCounts)) error {
 	workers := max(c.workers, 1)
@@ -91,6 +115,9 @@ func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) er
 			}
 			if err == nil {
 				err = rows.release()
+			}
+			if err == nil && out.apply != nil {
+				err = out.apply()
 			}
 			if err != nil {
 				return err
@@ -150,6 +177,9 @@ func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) er
 		if err == nil {
 			err = r.out.rows.(*writer).release()
 		}
+		if err == nil && r.out.apply != nil {
+			err = r.out.apply()
+		}
 		if err != nil {
 			break
 		}
@@ -166,12 +196,12 @@ func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) er
 	return err
 }
 
-// putBytes appends a record appendTo encoded to partition i, as put does.
-func (s *spill) putBytes(i int, rec []byte) error {
+// putRecords appends n records appendRecord encoded back to back in recs
+// to partition i, as n calls of put would.
+func (s *spill) putRecords(i int, recs []byte, n int) error {
 	buf, err := s.partition(i)
 	if err != nil {
 		return err
 	}
-	buf = binary.AppendUvarint(buf, uint64(len(rec)))
-	return s.took(i, append(buf, rec...))
+	return s.took(i, append(buf, recs...), n)
 }

@@ -90,41 +90,48 @@ func (c *crawlRun) spillVerdicts(files []schema.File, vs *spill) ([]*schema.BotL
 	var catalogs []*schema.BotList
 	var metas []string // each catalog's metadata, the key the history knows it by
 	catIndex := map[string]int{}
-	var rec verdictRec
-	var buf []byte // rec's tuples and bot_tuple, copied from the row
-	for _, f := range files {
-		info, err := schema.ReadFileInfo(f.Path)
-		if err != nil {
-			return nil, nil, err
-		}
+	fileCat := make([]int, len(files)) // each file's catalog
+	groups, err := rowGroupsOf(files, func(fi int, info schema.FileInfo) error {
 		meta := info.Metadata[schema.MetaBots]
 		ci, ok := catIndex[meta]
 		if !ok {
 			l, err := schema.ParseBotsMetadata(meta)
 			if err != nil {
-				return nil, nil, fmt.Errorf("reduce: %s: %w", f.Path, err)
+				return fmt.Errorf("reduce: %s: %w", files[fi].Path, err)
 			}
 			ci = len(catalogs)
 			catalogs = append(catalogs, l)
 			metas = append(metas, meta)
 			catIndex[meta] = ci
 		}
-		err = schema.ReadFile(c.ctx, f.Path, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
+		fileCat[fi] = ci
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// The files' row groups are read as the steps of a loop, as stage A
+	// reads the captures: their records reach vs in file order.
+	err = c.steps(len(groups), []*spill{vs}, func(u int, o *stepOut) error {
+		g := groups[u]
+		var rec verdictRec
+		var buf []byte // rec's tuples and bot_tuple, copied from the row
+		return schema.ReadRowGroup(c.ctx, g.path, g.index, []string{"capture_id", "tuples", "bot_tuple"}, func(rows []schema.VerdictsRow) error {
 			for i := range rows {
 				buf = append(append(buf[:0], rows[i].Tuples...), rows[i].BotTuple...)
-				rec = verdictRec{cat: ci, tuples: buf[:len(rows[i].Tuples)], botTuple: buf[len(rows[i].Tuples):]}
+				rec = verdictRec{cat: fileCat[g.file], tuples: buf[:len(rows[i].Tuples)], botTuple: buf[len(rows[i].Tuples):]}
 				if _, err := hex.Decode(rec.id[:], []byte(rows[i].CaptureID)); err != nil {
-					return fmt.Errorf("reduce: %s: capture_id %q: %w", f.Path, rows[i].CaptureID, err)
+					return fmt.Errorf("reduce: %s: capture_id %q: %w", g.path, rows[i].CaptureID, err)
 				}
-				if err := vs.put(c.parts.ofID(&rec.id), &rec); err != nil {
+				if err := o.sinks[0].put(c.parts.ofID(&rec.id), &rec); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
-		if err != nil {
-			return nil, nil, err
-		}
+	}, nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	return catalogs, metas, nil
 }

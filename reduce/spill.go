@@ -55,13 +55,19 @@ func newSpill(dir, name string, p int) (*spill, error) {
 
 func (s *spill) path(i int) string { return filepath.Join(s.dir, s.name+"-"+strconv.Itoa(i)) }
 
-// put appends record r to partition i. r is encoded in place, after a
-// one-byte length that is widened when the record is 128 bytes or longer.
+// put appends record r to partition i.
 func (s *spill) put(i int, r spillRecord) error {
 	buf, err := s.partition(i)
 	if err != nil {
 		return err
 	}
+	return s.took(i, appendRecord(buf, r), 1)
+}
+
+// appendRecord appends r to buf as a spill holds it: encoded in place,
+// after a one-byte length that is widened when the record is 128 bytes or
+// longer.
+func appendRecord(buf []byte, r spillRecord) []byte {
 	at := len(buf)
 	buf = r.appendTo(append(buf, 0))
 	if n := len(buf) - at - 1; n < 0x80 {
@@ -73,12 +79,12 @@ func (s *spill) put(i int, r spillRecord) error {
 		copy(buf[at+k:], buf[at+1:at+1+n])
 		copy(buf[at:], l[:k])
 	}
-	return s.took(i, buf)
+	return buf
 }
 
-// partition is partition i's buffer, to append one record to; took takes
-// it back with the record and flushes it when full. put and putBytes
-// write through the two.
+// partition is partition i's buffer, to append records to; took takes
+// it back with them and flushes it when full. put and putRecords write
+// through the two.
 func (s *spill) partition(i int) ([]byte, error) {
 	if i < 0 || i >= len(s.bufs) {
 		return nil, fmt.Errorf("reduce: spill %s has no partition %d", s.name, i)
@@ -89,9 +95,9 @@ func (s *spill) partition(i int) ([]byte, error) {
 	return s.bufs[i], nil
 }
 
-func (s *spill) took(i int, buf []byte) error {
+func (s *spill) took(i int, buf []byte, records int) error {
 	s.bufs[i] = buf
-	s.n[i]++
+	s.n[i] += int64(records)
 	if len(buf) >= spillBuffer {
 		return s.flush(i)
 	}

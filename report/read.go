@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/robotstat/robotstat/internal/outfile"
+	"github.com/robotstat/robotstat/internal/words"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -32,6 +33,30 @@ type Data struct {
 	// Coverage is, per crawl a robotstat panel read, what it found of its
 	// site list: from the panel runs' completion records, by crawl.
 	Coverage []ListCoverage
+}
+
+// Notes says what the report could not read, one line each: the tables
+// dir lacks and which command writes them (a dataset of one crawl has no
+// site_history, and that is said as what it is), then Warnings, each
+// naming dir.
+func (d *Data) Notes(dir string) []string {
+	var notes []string
+	for _, t := range d.Missing {
+		hint := "robotstat analyze writes it; versions before schema 2 did not"
+		if slices.Contains(schema.ReduceTables(), t) {
+			hint = "robotstat sites " + dir + " builds it"
+		}
+		if t == schema.SiteHistory && len(d.Report.Crawls) < 2 {
+			// Not missing: robotstat sites says the same.
+			notes = append(notes, fmt.Sprintf("%s holds one crawl: no site_history table, which robotstat sites builds once the dataset holds two (analyze another crawl into %s); the report's panel and first-block cohorts are empty", dir, dir))
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s has no %s table; what the report reads from it is empty (%s)", dir, t, hint))
+	}
+	for _, w := range d.Warnings {
+		notes = append(notes, dir+": "+w)
+	}
+	return notes
 }
 
 // ListCoverage is what a robotstat panel found of its listed hosts in a
@@ -332,9 +357,5 @@ func (d *Data) about() [][2]string {
 	return lines
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural is words.Plural, the one every package's messages share.
+var plural = words.Plural

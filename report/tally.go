@@ -150,7 +150,23 @@ type Tally struct {
 const (
 	ByCrawl = "crawl"
 	ByRank  = "rank"
+	// ByDomain is not a value of TallyOptions.By but of robotstat report
+	// --by (ColumnsBy): a column per crawl, counting one site per
+	// registered domain (TallyOptions.Domains).
+	ByDomain = "domain"
 )
+
+// ColumnsBy returns the TallyOptions whose columns are those of by:
+// ByCrawl, ByRank or ByDomain.
+func ColumnsBy(by string) (TallyOptions, error) {
+	switch by {
+	case ByCrawl, ByRank:
+		return TallyOptions{By: by}, nil
+	case ByDomain:
+		return TallyOptions{By: ByCrawl, Domains: true}, nil
+	}
+	return TallyOptions{}, fmt.Errorf("columns by %q: want crawl, rank or domain", by)
+}
 
 // TallyOptions configure a Tally; the zero value means the defaults.
 type TallyOptions struct {

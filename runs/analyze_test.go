@@ -288,6 +288,10 @@ func TestAnalyzeCompacted(t *testing.T) {
 			if !errors.As(err, &ce) || len(ce.Inputs) != 4 || ce.Redo != c.Redo || (!c.Redo && !strings.HasPrefix(ce.Diff, "429_unreachable")) {
 				t.Errorf("err %v (%+v), want a CompactedError of the 4 inputs", err, ce)
 			}
+			why := map[bool]string{true: "with --redo", false: "with other options (429_unreachable"}[c.Redo]
+			if msg := err.Error(); !strings.HasPrefix(msg, "4 inputs in "+ce.Dir+" would be read again "+why) || !strings.Contains(msg, "robotstat compact merged their rows") {
+				t.Errorf("message %q", msg)
+			}
 		})
 	}
 }

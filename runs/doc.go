@@ -43,6 +43,9 @@
 // returns. A new kind of input is a source of package pipeline: it gives
 // units, and this package commits them like any other.
 //
-// This package reads no environment variable and prints nothing: the
-// caller (cmd/robotstat) owns flags, messages and exit codes.
+// This package reads no environment variable and prints nothing on its
+// own: Result.WriteSummary, Result.WriteErrors and Status.WriteText write
+// what a run did and what a dataset holds, as robotstat says it, to the
+// writer they are given; the caller (cmd/robotstat) owns flags, where the
+// text goes and exit codes.
 package runs

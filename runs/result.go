@@ -103,16 +103,19 @@ type CompactedError struct {
 	Diff string
 }
 
+// Error says it as robotstat analyze does: which inputs, why they would
+// be read again, and the two ways out.
 func (e *CompactedError) Error() string {
 	shown := e.Inputs[:min(len(e.Inputs), 5)]
 	more := ""
 	if len(e.Inputs) > len(shown) {
 		more = fmt.Sprintf(" and %d more", len(e.Inputs)-len(shown))
 	}
-	why := "to redo them"
+	why := "with --redo"
 	if !e.Redo {
 		why = "with other options (" + e.Diff + ")"
 	}
-	return fmt.Sprintf("runs: %d inputs in %s would be read again %s, but their rows were merged into files shared with other inputs, so the old rows would stay: %s%s",
-		len(e.Inputs), e.Dir, why, strings.Join(shown, ", "), more)
+	n := len(e.Inputs)
+	return fmt.Sprintf("%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
+		n, plural(n, "input", "inputs"), e.Dir, why, plural(n, "its", "their"), strings.Join(shown, ", "), more)
 }

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -175,6 +176,31 @@ func statusOf(r *schema.Record) InputStatus {
 		s.State = StatePartial
 	}
 	return s
+}
+
+// SitesAfter says whether the sites tables of r's dataset should be built
+// after the run, which wrote tables (empty: the defaults), and, when not,
+// why, as a note for the user ("" when there is nothing to say). They span
+// every run in the dataset, so a shard, which sees its part only, leaves
+// them to a build once every shard is done; a run that committed nothing
+// into a dataset whose tables are up to date, or that wrote no captures
+// table, has nothing to build; a dataset without captures has nothing to
+// build from.
+func (r *Result) SitesAfter(tables []schema.TableName) (build bool, note string) {
+	if len(tables) == 0 {
+		tables = schema.DefaultTables()
+	}
+	switch {
+	case r.Shard != "":
+		return false, "sharded run: once every shard is done, run: robotstat sites " + r.Dir
+	case r.Committed == 0 && SitesUpToDate(r.Dir):
+		return false, "sites: up to date (built after every input in " + r.Dir + ")"
+	case !slices.Contains(tables, schema.Captures):
+		return false, ""
+	case !dirExists(filepath.Join(r.Dir, string(schema.Captures))):
+		return false, "sites: not built: " + r.Dir + " holds no captures"
+	}
+	return true, ""
 }
 
 // SitesUpToDate reports whether dir's sites tables (package reduce) were

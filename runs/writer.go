@@ -185,8 +185,9 @@ func (u *unitWriter) batchDone(w int, unit pipeline.Unit) error {
 
 // unitDone is pipeline.Config.UnitDone: the unit's rows are all in its
 // dataset; commit it, with its outcome in the record. Its error rows are
-// of its captures' crawl, else the run's --crawl, else the crawl it was
-// listed by or its name names (crawl-data/CC-MAIN-YYYY-WW/); a unit with
+// of its captures' crawl, else the crawl its captures would be filed
+// under (pipeline.UnitCrawl: the crawl it was listed by, the run's
+// --crawl, the crawl its name names); a unit with
 // errors, no capture and none of these (an unreadable file that is no
 // WARC) waits for finish, so that no partition is written without a
 // crawl. (A unit whose captures are of no crawl, a WARC without warcinfo
@@ -197,7 +198,8 @@ func (u *unitWriter) unitDone(r pipeline.UnitResult) error {
 		return err
 	}
 	u.mu.Lock()
-	crawl := cmp.Or(u.crawls[r.Index], u.opts.Metadata[OptionCrawl], r.Crawl, pipeline.CrawlOfPath(r.Name))
+	filed, _ := pipeline.UnitCrawl(r.Crawl, u.opts.Metadata[OptionCrawl], r.Name)
+	crawl := cmp.Or(u.crawls[r.Index], filed)
 	delete(u.crawls, r.Index)
 	if r.Captures > 0 {
 		u.captured = true

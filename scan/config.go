@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -182,6 +183,20 @@ func checkUserAgent(ua string) error {
 		}
 	}
 	return nil
+}
+
+// TrustPEM returns the system's certificate authorities (none when the
+// system's cannot be read) and those of the PEM certificates in pem, for
+// Config.RootCAs: a test server's CA; an error when pem holds none.
+func TrustPEM(pem []byte) (*x509.CertPool, error) {
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, errors.New("holds no PEM certificate")
+	}
+	return pool, nil
 }
 
 // ParseTimeouts reads --timeout: a duration for the total, the phases then

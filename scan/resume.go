@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/robotstat/robotstat/warc"
 )
@@ -25,6 +26,17 @@ func Files(dir string) ([]string, error) {
 	}
 	slices.Sort(m)
 	return m, nil
+}
+
+// ResumeCrawl returns the crawl name of a scan into dir: the isPartOf
+// of the first scan WARC file in dir (ReadCrawl), so that a resumed scan
+// keeps the name it started with, else scan-YYYY-MM-DD of now in UTC.
+func ResumeCrawl(dir string, now time.Time) (string, error) {
+	crawl, err := ReadCrawl(dir)
+	if err != nil || crawl != "" {
+		return crawl, err
+	}
+	return "scan-" + now.UTC().Format("2006-01-02"), nil
 }
 
 // ReadCrawl returns the isPartOf of the first scan WARC file in dir, or ""

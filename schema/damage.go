@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/robotstat/robotstat/internal/words"
 )
 
 // A committed file can be damaged after its commit: deleted, emptied or
@@ -157,9 +159,5 @@ func damagedErr(root string, ds []Damage) error {
 	return fmt.Errorf("%w: %d %s: %s", ErrDamaged, len(ds), plural(len(ds), "file", "files"), b.String())
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural is words.Plural, the one every package's messages share.
+var plural = words.Plural

@@ -42,6 +42,25 @@ type DirLock struct {
 	RecoveredExamples []string
 }
 
+// Notes says, one line each, what the holder should tell its user once it
+// holds the lock of dir (the root as the user named it): that the file
+// system could not lock (Unsupported), and what the recovery removed of
+// killed writers (Recovered). None when there is nothing to say.
+func (l *DirLock) Notes(dir string) []string {
+	var notes []string
+	if l.Unsupported != nil {
+		notes = append(notes, fmt.Sprintf("%s is not locked (%v): make sure no other robotstat writes into it meanwhile", dir, l.Unsupported))
+	}
+	if l.Recovered > 0 {
+		ex := strings.Join(l.RecoveredExamples, ", ")
+		if l.Recovered > len(l.RecoveredExamples) {
+			ex += ", ..."
+		}
+		notes = append(notes, fmt.Sprintf("removed %d %s a killed robotstat left in %s (%s)", l.Recovered, plural(l.Recovered, "file", "files"), dir, ex))
+	}
+	return notes
+}
+
 // Lock takes the writer lock of the dataset at root (creating root and
 // LockFile if needed), exclusive or shared, and refuses at once, wrapping
 // ErrLocked and saying who holds it, when another process holds it in a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -316,5 +317,26 @@ func TestFoldersRemoveTheirLock(t *testing.T) {
 	lock(t, root, true)
 	if _, err := os.Stat(filepath.Join(root, schema.LockFile)); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestDirLockNotes: nothing to say of a plain lock; an unlockable file
+// system and the files recovered are said, with up to the examples kept.
+func TestDirLockNotes(t *testing.T) {
+	t.Parallel()
+	if n := (&schema.DirLock{}).Notes("out"); len(n) != 0 {
+		t.Errorf("a plain lock: %q", n)
+	}
+	l := &schema.DirLock{Unsupported: errors.New("no flock"), Recovered: 4, RecoveredExamples: []string{"a", "b", "c"}}
+	want := []string{
+		"out is not locked (no flock): make sure no other robotstat writes into it meanwhile",
+		"removed 4 files a killed robotstat left in out (a, b, c, ...)",
+	}
+	if got := l.Notes("out"); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	l = &schema.DirLock{Recovered: 1, RecoveredExamples: []string{"a"}}
+	if got := l.Notes("out"); len(got) != 1 || got[0] != "removed 1 file a killed robotstat left in out (a)" {
+		t.Errorf("one file: %q", got)
 	}
 }

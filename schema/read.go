@@ -156,6 +156,8 @@ func parsePartitionDir(name string) (string, bool) {
 type FileInfo struct {
 	// Rows is the number of rows in the file.
 	Rows int64
+	// RowGroups is the number of its row groups (ReadRowGroup reads one).
+	RowGroups int
 	// Metadata is the file's key/value metadata (MetaVersion, MetaTable,
 	// MetaOptionPrefix+..., see metadata.go), the keys of older files read
 	// as today's (CanonicalOptions).
@@ -169,7 +171,7 @@ func ReadFileInfo(path string) (FileInfo, error) {
 		return FileInfo{}, err
 	}
 	defer f.Close()
-	info := FileInfo{Rows: pf.NumRows(), Metadata: map[string]string{}}
+	info := FileInfo{Rows: pf.NumRows(), RowGroups: len(pf.RowGroups()), Metadata: map[string]string{}}
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		info.Metadata[kv.Key] = kv.Value
 	}
@@ -233,13 +235,42 @@ func ReadFile[T Row](ctx context.Context, path string, columns []string, fn func
 	rows := make([]T, ReadBatchRows)
 	for gi, rg := range pf.RowGroups() {
 		if err := readRowGroup(ctx, rg, cols, rows, fn); err != nil {
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				return err
-			}
-			return fmt.Errorf("schema: reading %s, row group %d: %w", path, gi, err)
+			return rowGroupError(ctx, path, gi, err)
 		}
 	}
 	return nil
+}
+
+// ReadRowGroup reads row group gi (0-based, of FileInfo.RowGroups) of the
+// Parquet file at path as ReadFile reads each of them: so that the groups
+// of a file can be read by goroutines of their own, each opening the file.
+func ReadRowGroup[T Row](ctx context.Context, path string, gi int, columns []string, fn func(rows []T) error) error {
+	f, pf, err := openParquet(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	groups := pf.RowGroups()
+	if gi < 0 || gi >= len(groups) {
+		return fmt.Errorf("schema: %s has %d row groups, not a row group %d", path, len(groups), gi)
+	}
+	cols, err := bindColumns[T](pf.Schema(), columns)
+	if err != nil {
+		return fmt.Errorf("schema: %s: %w", path, err)
+	}
+	if err := readRowGroup(ctx, groups[gi], cols, make([]T, ReadBatchRows), fn); err != nil {
+		return rowGroupError(ctx, path, gi, err)
+	}
+	return nil
+}
+
+// rowGroupError locates an error reading row group gi of path; a canceled
+// read returns the context's error as it is.
+func rowGroupError(ctx context.Context, path string, gi int, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return fmt.Errorf("schema: reading %s, row group %d: %w", path, gi, err)
 }
 
 func readRowGroup[T Row](ctx context.Context, rg parquet.RowGroup, cols []columnReader, rows []T, fn func([]T) error) error {

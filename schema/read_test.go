@@ -135,6 +135,25 @@ func TestReadFileProjection(t *testing.T) {
 			t.Fatalf("crawl %q: %d rows, want %d", f.Crawl, len(got), len(want[f.Crawl]))
 		}
 
+		// Its row groups read one by one, in order, are the same rows.
+		var groups []CaptureRow
+		for gi := range info.RowGroups {
+			err := ReadRowGroup(context.Background(), f.Path, gi, captureColumns, func(rows []CaptureRow) error {
+				groups = append(groups, rows...)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if info.RowGroups < 2 || !reflect.DeepEqual(groups, got) {
+			t.Errorf("%s: %d row groups read one by one give %d rows, not ReadFile's %d", f.Path, info.RowGroups, len(groups), len(got))
+		}
+		err = ReadRowGroup(context.Background(), f.Path, info.RowGroups, captureColumns, func([]CaptureRow) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "row group") {
+			t.Errorf("row group %d of %d: err %v, want a located error", info.RowGroups, info.RowGroups, err)
+		}
+
 		// parquet-go's own row reader, a different code path, agrees.
 		all, err := parquet.ReadFile[CaptureRow](f.Path)
 		if err != nil {

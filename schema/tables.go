@@ -49,6 +49,12 @@ func DefaultTables() []TableName {
 	return tablesWhere(func(d *tableDef) bool { return d.dflt && !d.reduce })
 }
 
+// OptInTables returns the tables analyze writes only when asked: those of
+// AnalyzeTables that are not DefaultTables.
+func OptInTables() []TableName {
+	return tablesWhere(func(d *tableDef) bool { return !d.dflt && !d.reduce })
+}
+
 func tablesWhere(keep func(*tableDef) bool) []TableName {
 	var out []TableName
 	for i := range tableDefs {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -60,5 +61,21 @@ func TestOptionsValidate(t *testing.T) {
 				t.Fatalf("Validate() = %v, wantErr %v", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestOptInTables: the tables analyze writes only when asked are its
+// tables that are not default ones (bots, rules, sitemaps, diagnostics).
+func TestOptInTables(t *testing.T) {
+	t.Parallel()
+	want := []TableName{Bots, Rules, Sitemaps, Diagnostics}
+	got := OptInTables()
+	if len(got) != len(want) || len(got)+len(DefaultTables()) != len(AnalyzeTables()) {
+		t.Fatalf("OptInTables() = %v, want %v", got, want)
+	}
+	for _, tb := range want {
+		if !slices.Contains(got, tb) || slices.Contains(DefaultTables(), tb) {
+			t.Errorf("%s: opt-in %v, default %v", tb, slices.Contains(got, tb), slices.Contains(DefaultTables(), tb))
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/template"
@@ -83,6 +84,24 @@ func Fragment(c Case) string {
 		b.WriteString(strconv.Itoa(c.Status))
 	}
 	return b.String()
+}
+
+// Link is the URL that opens the page written to path: base (the URL the
+// page will be put at) when set, else path's file:// URL; with c's
+// Fragment when c is not nil.
+func Link(base, path string, c *Case) (string, error) {
+	link := base
+	if link == "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return "", err
+		}
+		link = (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	}
+	if c != nil {
+		link += "#" + Fragment(*c)
+	}
+	return link, nil
 }
 
 // escape is url.QueryEscape with spaces as %20, as JavaScript's

@@ -170,3 +170,27 @@ func TestTesterScreenshots(t *testing.T) {
 		})
 	}
 }
+
+// TestLink: the page's URL is base when given, else the file's absolute
+// file:// URL; a case adds its fragment.
+func TestLink(t *testing.T) {
+	c := &Case{Robots: "User-agent: *\nDisallow: /\n", Agents: []string{"GPTBot"}, URLs: []string{"/a b"}}
+	abs, err := filepath.Abs("page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	for _, tc := range []struct {
+		name, base string
+		c          *Case
+		want       string
+	}{
+		{"file", "", nil, file},
+		{"file_case", "", c, file + "#" + Fragment(*c)},
+		{"base_case", "https://example.org/tester.html", c, "https://example.org/tester.html#robots=User-agent%3A%20%2A%0ADisallow%3A%20%2F%0A&agent=GPTBot&url=%2Fa%20b"},
+	} {
+		if got, err := Link(tc.base, "page.html", tc.c); err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+}

@@ -1,25 +1,23 @@
 package main
 
 import (
-	"cmp"
 	"context"
-	_ "embed"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
+	"github.com/robotstat/robotstat/internal/profile"
+	"github.com/robotstat/robotstat/internal/sample"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/reduce"
@@ -33,78 +31,13 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInputErrors, ExitStrict, ExitInputsFailed, ExitNothingRead, ExitInterrupted}})
 }
 
-// sampleWARC is the embedded sample analyze reads when given no input: real
-// robots.txt responses from a 2008 Heritrix crawl (Apache-2.0) and made-up
-// captures that show each case robotstat distinguishes. See
-// sample/README.md; regenerate with go run ./scripts/mksample.
-//
-//go:embed sample/robotstat-sample.warc.gz
-var sampleWARC []byte
-
-// sampleName is the file name the sample is read under, so that its
-// capture ids are the same on every run.
-const sampleName = "robotstat-sample.warc.gz"
-
-const analyzeUsage = `Usage:
-  robotstat analyze [flags] [INPUT...]
-
-Reads robots.txt captures from each INPUT and writes Parquet tables under
---out (default out/): captures, groups, agents, directives, signals,
-verdicts and errors, plus bots, rules, sitemaps and diagnostics with
---tables; then the sites tables (robotstat sites). With no INPUT it reads
-the embedded sample (a small WARC of real and made-up captures).
-
-An INPUT is a WARC (.warc, .warc.gz, .warc.zst), a JSON Lines or CSV dump
-(.jsonl[.gz|.zst], .csv[.gz]), a tar or tar.gz of files named by host, a
-folder of such files, a manifest (a text file, optionally gzipped, of paths or
-http(s) URLs, one a line, e.g. Common Crawl's robotstxt.paths.gz), an http(s)
-URL, an s3://bucket/key object (anonymous unless credentials are configured;
-see --s3-credentials), - for a WARC on stdin, or a Common Crawl crawl by name,
-CC-MAIN-YYYY-WW (when no file of that name exists): its robotstxt WARCs,
-listed by crawl-data/CC-MAIN-YYYY-WW/robotstxt.paths.gz under --cc-base
-(https, s3:// or a folder) and read from there, streamed, each committed on
-its own, as crawl CC-MAIN-YYYY-WW. Several crawls give one dataset, a crawl
-partition each. --sample N reads N files of each crawl, the same ones every
-time, spread over its segments; --segments only those of the segments named.
-
-Downloads are polite: --downloads at once (default 4), --rate requests per
-second over all of them (default 4), a refused request (403, 429, 5xx) or a
-cut connection retried --retries times in all, 1 s apart and doubling, each
-wait said on stderr; after 8 downloads in a row refused on every try the run
-stops (what it committed is kept; run it again later).
-
-Each input (a file, a URL, a manifest line; a folder's files of one host each
-together) is committed on its own once it has been read: its files, written
-under temporary names, are renamed into place and a completion record under
---out/_robotstat/inputs names them, so a *.parquet under --out is never
-partial. Running again skips the inputs --out already holds from a run with
-the same options (so a killed run resumes where it stopped) and reads the
-others; an input held with other options is read again and replaced, never
-added twice. An input that cannot be read (a download refused after its
-retries) is recorded as failed and the run goes on (exit code 5); a rerun
-retries it. Nothing is written outside --out.
-
-One writer at a time: analyze locks --out (--out/_robotstat/lock), exclusive
-without --shard, shared with it (the tasks of a sharded run write into one
---out together), and refuses to start (exit 2) while another robotstat
-holds it in a mode that excludes its own. Taking the lock removes what a
-killed robotstat left in --out (see README.md, One writer at a time).
-
-Examples:
-  robotstat analyze --out out/
-  robotstat analyze --out out/ CC-MAIN-2024-33 CC-MAIN-2024-38 --sample 20
-  robotstat analyze --out out/ --crawl CC-MAIN-2024-33 robotstxt.paths.gz \
-      --manifest-base https://data.commoncrawl.org/
-  robotstat analyze --out out/ --shard auto --sites tranco.csv manifest.txt
-`
-
 type analyzeFlags struct {
 	out, tables, bots, crawl, shard, sites, responses, manifestBase, fields string
-	cpuprofile, memprofile, mutexprofile, blockprofile                      string
 	botsReplace, quiet, strict, json, google429, redo                       bool
 	workers, parseLimit, memoryLimitMiB, errors, zstdWindowMiB              int
 	connectTimeout, headerTimeout, idleTimeout                              time.Duration
 	minRate                                                                 float64
+	prof                                                                    profile.Paths
 	// crawls are analyze's own (nil under robotstat scan, whose analysis
 	// reads its own folder).
 	crawls *crawlFlags
@@ -124,17 +57,14 @@ func (f *analyzeFlags) command() string {
 }
 
 func (m *Main) analyze(ctx context.Context, args []string) error {
-	fs := newFlagSet("analyze")
+	fs := cli.NewFlagSet("analyze")
 	var f analyzeFlags
 	f.register(fs)
 	f.crawls = &crawlFlags{}
 	f.crawls.register(fs)
 	inputs, err := parseFlags(fs, args, m.Stdout, analyzeUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	return m.runAnalyze(ctx, f, inputs)
 }
@@ -144,7 +74,7 @@ func (m *Main) analyze(ctx context.Context, args []string) error {
 func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "out", "write the tables under `DIR`")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "parse with `N` goroutines")
-	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" ("+tableList(schema.DefaultTables())+") or \"all\" (also "+tableList(optInTables())+")")
+	fs.StringVar(&f.tables, "tables", "default", "tables to write: `LIST` of names, \"default\" ("+tableList(schema.DefaultTables())+") or \"all\" (also "+tableList(schema.OptInTables())+")")
 	fs.StringVar(&f.bots, "bots", "", "extend the bot catalog with `FILE` (CSV token,operator,category[,source,checked] or JSON; see robotstat bots)")
 	fs.BoolVar(&f.botsReplace, "bots-replace", false, "use the --bots FILE alone instead of extending the embedded catalog")
 	fs.StringVar(&f.crawl, "crawl", "", "crawl `NAME` for every capture (default: the WARC warcinfo's isPartOf)")
@@ -166,10 +96,10 @@ func (f *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.redo, "redo", false, "read every input again, also those --out already holds from an earlier run with the same options")
 	fs.BoolVar(&f.json, "json", false, "print the run summary as JSON on stdout")
 	fs.IntVar(&f.memoryLimitMiB, "memory-limit", 0, "soft memory limit in `MiB` for the Go heap (0: 224 + 32 per worker, unless GOMEMLIMIT is set; -1: none)")
-	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
-	fs.StringVar(&f.memprofile, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
-	fs.StringVar(&f.mutexprofile, "mutexprofile", "", "write a profile of the run's contended locks to `FILE` (go tool pprof; every contention recorded; for scripts/bench)")
-	fs.StringVar(&f.blockprofile, "blockprofile", "", "write a profile of where the run's goroutines waited to `FILE` (go tool pprof; every wait recorded)")
+	fs.StringVar(&f.prof.CPU, "cpuprofile", "", "write a CPU profile of the run to `FILE` (go tool pprof; for scripts/bench)")
+	fs.StringVar(&f.prof.Mem, "memprofile", "", "write an allocation profile of the run to `FILE` (go tool pprof)")
+	fs.StringVar(&f.prof.Mutex, "mutexprofile", "", "write a profile of the run's contended locks to `FILE` (go tool pprof; every contention recorded; for scripts/bench)")
+	fs.StringVar(&f.prof.Block, "blockprofile", "", "write a profile of where the run's goroutines waited to `FILE` (go tool pprof; every wait recorded)")
 }
 
 func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) error {
@@ -177,26 +107,26 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if err != nil {
 		return err
 	}
-	sample := len(inputs) == 0
-	if sample {
+	sampled := len(inputs) == 0
+	if sampled {
 		dir, err := os.MkdirTemp("", "robotstat-sample-")
 		if err != nil {
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		if inputs, cfg.Name, err = unpackSample(dir); err != nil {
+		if inputs, cfg.Name, err = sample.Unpack(dir, runs.CanonicalInput); err != nil {
 			return fmt.Errorf("unpacking the embedded sample: %w", err)
 		}
 	}
-	if limit := memoryLimit(f.memoryLimitMiB, f.workers, m.Getenv); limit > 0 {
+	if limit := runs.MemoryLimit(f.memoryLimitMiB, f.workers, m.Getenv); limit > 0 {
 		old := debug.SetMemoryLimit(limit)
 		defer debug.SetMemoryLimit(old)
 	}
-	prof, err := startProfile(profilePaths{cpu: f.cpuprofile, mem: f.memprofile, mutex: f.mutexprofile, block: f.blockprofile})
+	prof, err := profile.Start(f.prof)
 	if err != nil {
 		return err
 	}
-	defer prof.stop()
+	defer prof.Stop()
 	r, err := runs.Analyze(ctx, cfg, inputs)
 	if r != nil {
 		for _, w := range r.Warnings {
@@ -206,80 +136,42 @@ func (m *Main) runAnalyze(ctx context.Context, f analyzeFlags, inputs []string) 
 	if err != nil {
 		return m.analyzeFailed(ctx, f, r, err)
 	}
-	res := analyzeResult{Result: *r, Sample: sample}
+	res := analyzeResult{Result: *r, Sample: sampled}
 	if f.panel != nil {
-		res.Panel = f.panel.result(r.Coverage)
+		res.Panel = runs.NewPanelResult(f.panel.file, f.panel.list, r.Coverage)
 	}
 	nothing := ""
 	if f.name == "" && f.panel == nil && len(r.Failed) == 0 {
-		nothing = nothingRead(r, inputs)
+		nothing = r.NothingRead(inputs)
 	}
 	// The next step is the report only when there is one to make.
-	res.next = nothing == "" && dirExists(filepath.Join(res.Dir, string(schema.Captures)))
-	res.print(m.Stderr)
+	next := nothing == "" && dirExists(filepath.Join(res.Dir, string(schema.Captures)))
+	r.WriteSummary(m.Stderr, runs.SummaryOptions{Sample: sampled, Panel: res.Panel, Next: next})
 	// An input with errors and no crawl (no capture, none named) in a run
 	// that read no capture has no rows: no partition without a crawl.
-	printErrors(m.Stderr, &r.Summary, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
-	if nothing != "" {
-		if f.json {
-			enc := json.NewEncoder(m.Stdout)
-			enc.SetIndent("", "  ")
-			if err := enc.Encode(res); err != nil {
-				return fmt.Errorf("writing the summary: %w", err)
-			}
+	r.WriteErrors(m.Stderr, slices.Contains(cfg.Stats.Tables, schema.Errors) && r.Rows[string(schema.Errors)] >= r.Summary.ErrorCount())
+	if nothing == "" {
+		if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
+			return err
 		}
-		return &exitError{code: ExitNothingRead, err: errors.New(nothing)}
-	}
-	if err := m.sitesAfterAnalyze(ctx, f, &res, cfg.Stats.Tables); err != nil {
-		return err
-	}
-	if err := prof.stop(); err != nil {
-		return err
+		if err := prof.Stop(); err != nil {
+			return err
+		}
 	}
 	if f.json {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := cli.WriteJSON(m.Stdout, res); err != nil {
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}
-	if len(res.Failed) > 0 {
-		return silentExit(ExitInputsFailed)
-	}
-	if r.Summary.HadErrors() {
-		return silentExit(ExitInputErrors)
+	switch {
+	case nothing != "":
+		return &cli.ExitError{Code: ExitNothingRead, Err: errors.New(nothing)}
+	case len(res.Failed) > 0:
+		return cli.Silent(ExitInputsFailed)
+	case r.Summary.HadErrors():
+		return cli.Silent(ExitInputErrors)
 	}
 	return nil
-}
-
-// nothingRead says why a run read nothing, or "": no input found to
-// read, inputs read that held no capture, or inputs all skipped into an
-// output that holds no capture. A rerun whose inputs were all read before
-// into an output that holds captures read nothing new, and succeeds.
-func nothingRead(r *runs.Result, inputs []string) string {
-	if r.Captures > 0 {
-		return ""
-	}
-	named := strings.Join(inputs[:min(len(inputs), 3)], ", ")
-	if len(inputs) > 3 {
-		named += ", ..."
-	}
-	switch {
-	case r.Shard != "":
-		// A shard is a part of the run: it may hold no input (a list
-		// shorter than the shards) or only inputs without captures.
-		return ""
-	case r.Files == 0 && r.Skipped == 0:
-		return fmt.Sprintf("analyze read nothing: %s %s no input to read (no WARC, JSON Lines or CSV dump, tar, or file named by host; what was left out is said above); nothing written. Give the files or folders of your captures, or a crawl name (CC-MAIN-YYYY-WW): robotstat analyze --help",
-			named, plural(len(inputs), "holds", "hold"))
-	case r.Files > 0:
-		return fmt.Sprintf("analyze read nothing: the %d %s read held no robots.txt capture (why is said above: input errors, inputs with no record, responses that are not /robots.txt); nothing written",
-			r.Files, plural(r.Files, "input", "inputs"))
-	case !dirExists(filepath.Join(r.Dir, string(schema.Captures))):
-		return fmt.Sprintf("analyze read nothing: the %d %s %s read before into %s, which holds no capture (they held none); --redo reads them again",
-			r.Skipped, plural(r.Skipped, "input", "inputs"), plural(r.Skipped, "was", "were"), r.Dir)
-	}
-	return ""
 }
 
 // analyzeConfig turns analyze's flags into the run's configuration.
@@ -287,43 +179,41 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	cmd := f.command()
 	cfg := runs.Config{Dir: f.out, Version: Version, Redo: f.redo, OnLock: m.lockNotes(cmd, f.out)}
 	if f.workers < 1 {
-		return cfg, usageErrorf(cmd, "--workers must be at least 1, got %d", f.workers)
+		return cfg, cli.Usagef(cmd, "--workers must be at least 1, got %d", f.workers)
 	}
 	if cores := runtime.NumCPU(); f.workers > 4*cores {
 		// Allowed (a test may want it), but it only costs: a worker
-		// parses on a core and holds its buffers (memoryLimit: 32 MiB).
+		// parses on a core and holds its buffers (runs.MemoryLimit: 32 MiB).
 		fmt.Fprintf(m.Stderr, "robotstat: %s: warning: --workers %d is far above the %d cores: workers beyond the cores add memory (some 32 MiB each), not speed; the default, --workers %d, uses every core\n",
 			cmd, f.workers, cores, runtime.GOMAXPROCS(0))
 	}
 	if f.out == "" {
-		return cfg, usageErrorf(cmd, "--out must name a folder")
+		return cfg, cli.Usagef(cmd, "--out must name a folder")
 	}
 	if f.minRate == 0 || f.minRate != f.minRate || math.IsInf(f.minRate, 0) {
-		return cfg, usageErrorf(cmd, "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
+		return cfg, cli.Usagef(cmd, "--min-rate must be a positive number of bytes a second, or -1 for none, got %v", f.minRate)
 	}
 	if f.zstdWindowMiB < 1 || f.zstdWindowMiB > 1<<20 {
-		return cfg, usageErrorf(cmd, "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
+		return cfg, cli.Usagef(cmd, "--zstd-window must be 1 to %d MiB, got %d", 1<<20, f.zstdWindowMiB)
 	}
 	tables, err := schema.ParseTables(f.tables)
 	if err != nil {
-		return cfg, usageErrorf(cmd, "--tables: %v", err)
+		return cfg, cli.Usagef(cmd, "--tables: %v", err)
 	}
 	responses, err := pipeline.ParseResponses(f.responses)
 	if err != nil {
-		return cfg, usageErrorf(cmd, "--responses: %v", err)
+		return cfg, cli.Usagef(cmd, "--responses: %v", err)
 	}
-	var shard pipeline.Shard
-	if f.shard != "" {
-		if shard, err = pipeline.ParseShard(f.shard, m.getenv); err != nil {
-			return cfg, usageErrorf(cmd, "--shard: %v", err)
-		}
+	shard, err := pipeline.ParseShard(f.shard, m.getenv) // "": no shard
+	if err != nil {
+		return cfg, cli.Usagef(cmd, "--shard: %v", err)
 	}
 	fields, err := pipeline.ParseFields(f.fields)
 	if err != nil {
-		return cfg, usageErrorf(cmd, "--fields: %v", err)
+		return cfg, cli.Usagef(cmd, "--fields: %v", err)
 	}
 	if f.botsReplace && f.bots == "" {
-		return cfg, usageErrorf(cmd, "--bots-replace needs --bots FILE")
+		return cfg, cli.Usagef(cmd, "--bots-replace needs --bots FILE")
 	}
 	cfg.Stats = stats.DefaultOptions()
 	cfg.Stats.Tables = tables
@@ -366,25 +256,9 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 		cfg.Pipeline.Progress = m.Stderr
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, usageErrorf(cmd, "%v", err)
+		return cfg, cli.Usagef(cmd, "%v", err)
 	}
 	return cfg, nil
-}
-
-// unpackSample writes the embedded sample into dir and returns it as the
-// one input, with the name function that names it by its content (so that
-// its capture ids and run id are the same on every run).
-func unpackSample(dir string) ([]string, func(string) string, error) {
-	p := filepath.Join(dir, sampleName)
-	if err := os.WriteFile(p, sampleWARC, 0o644); err != nil {
-		return nil, nil, err
-	}
-	return []string{p}, func(n string) string {
-		if n == p {
-			return "robotstat:sample:" + strconv.Itoa(len(sampleWARC))
-		}
-		return runs.CanonicalInput(n)
-	}, nil
 }
 
 // analyzeFailed is the error of a run that failed, r what it did (nil
@@ -406,57 +280,33 @@ func (m *Main) analyzeFailed(ctx context.Context, f analyzeFlags, r *runs.Result
 	case ctx.Err() != nil:
 		return fmt.Errorf("interrupted%s: %w", kept, ctx.Err())
 	case f.strict && errors.As(err, &re):
-		return &exitError{code: ExitStrict, err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, err)}
+		return &cli.ExitError{Code: ExitStrict, Err: fmt.Errorf("stopped at the first input error (--strict), its input not written%s: %w", kept, err)}
 	case errors.Is(err, pipeline.ErrStopped):
 		return fmt.Errorf("%s: %w; %d inputs read before are kept and %d recorded as failed (a rerun skips the first and retries the others)\nrobotstat: %s",
-			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), refusedHint(pipeline.DefaultStopAfterRefused))
+			f.command(), err, r.Committed-len(r.Failed), len(r.Failed), runs.RefusedHint(pipeline.DefaultStopAfterRefused))
 	case errors.As(err, &ce):
-		err = compactedError(ce)
+		return cli.Usagef("analyze", "%v", ce)
 	case errors.Is(err, pipeline.ErrNoCrawl):
-		return usageErrorf(f.command(), "%v; check the name (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json), or name with --cc-base the mirror that has it", err)
+		return cli.Usagef(f.command(), "%v; check the name (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json), or name with --cc-base the mirror that has it", err)
 	}
 	return fmt.Errorf("%s: %w%s", f.command(), err, kept)
 }
 
-// compactedError is why analyze will not read again inputs whose rows
-// robotstat compact merged into files shared with other inputs.
-func compactedError(e *runs.CompactedError) error {
-	shown := e.Inputs[:min(len(e.Inputs), 5)]
-	more := ""
-	if len(e.Inputs) > len(shown) {
-		more = fmt.Sprintf(" and %d more", len(e.Inputs)-len(shown))
-	}
-	why := "with --redo"
-	if !e.Redo {
-		why = "with other options (" + e.Diff + ")"
-	}
-	n := len(e.Inputs)
-	return usageErrorf("analyze", "%d %s in %s would be read again %s, but robotstat compact merged %s rows into files shared with other inputs, so the old rows would stay: %s%s. Write this run to a fresh --out, or rerun with the options of the first run and without --redo (done inputs are skipped)",
-		n, plural(n, "input", "inputs"), e.Dir, why, plural(n, "its", "their"), strings.Join(shown, ", "), more)
-}
-
-// sitesAfterAnalyze builds the sites tables after a run, unless there is
-// nothing to build or the run was a shard: they span every run in --out,
-// and a shard sees only its part, so after a sharded run they are built
-// once all shards are done.
+// sitesAfterAnalyze builds the sites tables after a run when it should
+// (runs.Result.SitesAfter), and says why not when it does not.
 func (m *Main) sitesAfterAnalyze(ctx context.Context, f analyzeFlags, res *analyzeResult, tables []schema.TableName) error {
-	root := res.Dir
-	switch {
-	case res.Shard != "":
-		fmt.Fprintf(m.Stderr, "robotstat: sharded run: once every shard is done, run: robotstat sites %s\n", root)
-	case res.Committed == 0 && runs.SitesUpToDate(root):
-		fmt.Fprintf(m.Stderr, "robotstat: sites: up to date (built after every input in %s)\n", root)
-	case !slices.Contains(tables, schema.Captures):
-	case !dirExists(filepath.Join(root, string(schema.Captures))):
-		// Nothing to build from: say so rather than fail on the missing table.
-		fmt.Fprintf(m.Stderr, "robotstat: sites: not built: %s holds no captures\n", root)
-	default:
-		ss, err := m.buildSites(ctx, root, f.workers)
-		if err != nil {
-			return err
-		}
-		res.Sites = &ss
+	build, note := res.SitesAfter(tables)
+	if note != "" {
+		fmt.Fprintf(m.Stderr, "robotstat: %s\n", note)
 	}
+	if !build {
+		return nil
+	}
+	ss, err := m.buildSites(ctx, res.Dir, f.workers)
+	if err != nil {
+		return err
+	}
+	res.Sites = &ss
 	return nil
 }
 
@@ -468,139 +318,7 @@ type analyzeResult struct {
 	// Sites is what the sites step built (nil for a sharded run).
 	Sites *reduce.Summary `json:"sites,omitempty"`
 	// Panel is what robotstat panel found of its hosts in each crawl.
-	Panel *panelResult `json:"panel,omitempty"`
-	// next: the output holds captures, so the summary points at the
-	// report.
-	next bool
-}
-
-// print writes where the output went and the three-line summary.
-func (r *analyzeResult) print(w io.Writer) {
-	what := "inputs"
-	if r.Sample {
-		what = "the embedded sample"
-	}
-	fmt.Fprintf(w, "robotstat: read %s: %s\n", what, r.Summary.Line())
-	var parts []string
-	for _, o := range outcomeOrder {
-		parts = append(parts, fmt.Sprintf("%d %s", r.Outcomes[o.value], o.label))
-	}
-	fmt.Fprintf(w, "robotstat: %d captures: %s\n", r.Captures, strings.Join(parts, ", "))
-	r.Panel.print(w)
-	if r.NotHosts > 0 {
-		ex := strings.Join(r.NotHostExamples, ", ")
-		if r.NotHosts > int64(len(r.NotHostExamples)) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d %s not read: %s (%s); a file of a folder or tar is read as the robots.txt of the host it is named by: example.com, example.com-robots.txt, example.com/robots.txt\n",
-			r.NotHosts, plural(int(r.NotHosts), "file", "files"), plural(int(r.NotHosts), "its name is not a host name", "their names are not host names"), ex)
-	}
-	if r.Duplicates > 0 {
-		ex := strings.Join(r.DuplicateExamples, ", ")
-		if r.Duplicates > len(r.DuplicateExamples) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d %s named twice, read once: %s\n", r.Duplicates, plural(r.Duplicates, "input", "inputs"), ex)
-	}
-	if r.OutputDirs > 0 {
-		ex := strings.Join(r.OutputDirExamples, ", ")
-		if r.OutputDirs > int64(len(r.OutputDirExamples)) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d robotstat output %s inside the input folders not read: %s (%s _robotstat/: tables and records, not robots.txt files)\n",
-			r.OutputDirs, plural(int(r.OutputDirs), "folder", "folders"), ex, plural(int(r.OutputDirs), "it has", "they have"))
-	}
-	if r.Empty > 0 {
-		ex := strings.Join(r.EmptyExamples, ", ")
-		if r.Empty > int64(len(r.EmptyExamples)) {
-			ex += ", ..."
-		}
-		fmt.Fprintf(w, "robotstat: %d %s held no record or row at all: %s\n", r.Empty, plural(int(r.Empty), "input", "inputs"), ex)
-	}
-	if n := r.Summary.Errors[pipeline.ClassCrawl]; n > 0 {
-		fmt.Fprintf(w, "robotstat: %d WARC %s another crawl in %s warcinfo (isPartOf) than %s path (crawl-data/CC-MAIN-YYYY-WW/): %s filed under the path's crawl; the errors table names each (class crawl)\n",
-			n, plural(int(n), "file names", "files name"), plural(int(n), "its", "their"), plural(int(n), "its", "their"), plural(int(n), "its captures are", "their captures are"))
-	}
-	if r.Captures == 0 && r.OtherResponses > 0 {
-		fmt.Fprintf(w, "robotstat: %d WARC %s read past: %s not /robots.txt, and outside a Common Crawl robotstxt WARC --responses auto counts only /robots.txt; --responses all counts every response\n",
-			r.OtherResponses, plural(int(r.OtherResponses), "response", "responses"), plural(int(r.OtherResponses), "its target is", "their targets are"))
-	}
-	var rows []string
-	for _, t := range schema.AllTables() {
-		if n, ok := r.Rows[string(t)]; ok {
-			rows = append(rows, string(t)+" "+strconv.FormatInt(n, 10))
-		}
-	}
-	if len(rows) == 0 {
-		rows = append(rows, "none")
-	}
-	failed := ""
-	if len(r.Failed) > 0 { // committed too: their records say they failed
-		failed = fmt.Sprintf(", %d of them failed", len(r.Failed))
-	}
-	next := ""
-	if r.next {
-		next = "; next: robotstat report " + r.Dir
-	}
-	fmt.Fprintf(w, "robotstat: wrote %s: %d %s%s (rows: %s)%s\n", r.Dir, r.Committed, plural(r.Committed, "input", "inputs"), failed, strings.Join(rows, ", "), next)
-	if r.Skipped > 0 {
-		fmt.Fprintf(w, "robotstat: %d %s already in %s from a run with the same options: skipped (--redo reads them again)\n", r.Skipped, plural(r.Skipped, "input", "inputs"), r.Dir)
-	}
-	if r.Repaired > 0 {
-		fmt.Fprintf(w, "robotstat: %d %s in %s had missing, emptied or cut files (robotstat status %s named them): read again, their rows replaced\n", r.Repaired, plural(r.Repaired, "input", "inputs"), r.Dir, r.Dir)
-	}
-	for _, why := range slices.Sorted(maps.Keys(r.Replaced)) {
-		n := r.Replaced[why]
-		fmt.Fprintf(w, "robotstat: %d %s in %s had been analysed with other options (%s): read again, their rows replaced\n", n, plural(n, "input", "inputs"), r.Dir, why)
-	}
-	refused := 0
-	for i, f := range r.Failed {
-		if f.Refused {
-			refused++
-		}
-		if i == maxFailuresShown {
-			fmt.Fprintf(w, "robotstat: ... and %d more failed inputs (robotstat status %s lists them all)\n", len(r.Failed)-i, r.Dir)
-		}
-		if i >= maxFailuresShown {
-			continue
-		}
-		fmt.Fprintf(w, "robotstat: input failed: %s: %s (%d captures read before kept; a rerun retries it)\n", f.Input, f.Error, f.Captures)
-	}
-	if refused > 0 {
-		fmt.Fprintf(w, "robotstat: %s\n", refusedHint(refused))
-	}
-}
-
-// maxFailuresShown bounds the failed inputs the summary names.
-const maxFailuresShown = 10
-
-// outcomeOrder lists the values of captures.outcome in the order the
-// summary prints them, with their labels.
-var outcomeOrder = [...]struct{ value, label string }{
-	{schema.OutcomeParsed, "parsed"},
-	{schema.OutcomeUnavailable, "unavailable (4xx, allow all)"},
-	{schema.OutcomeUnreachable, "unreachable (5xx, disallow all)"},
-	{schema.OutcomeRedirect, "redirected (3xx)"},
-}
-
-// memoryLimit returns the soft heap limit analyze sets (0: none). The live
-// heap of a run is flat (bounded buffers, files that roll over), but without
-// a limit the garbage collector lets the heap grow to twice the live size on
-// long runs, so RSS crept up with the input (261 MiB at 100k captures, 344
-// MiB at 1M, 2 workers). A soft limit above the live heap (~140-160 MB with
-// 2 workers) keeps RSS flat for ~4% more GC CPU; it grows with the workers,
-// whose buffers make up most of the live heap. GOMEMLIMIT, when set, wins
-// (the Go runtime has already applied it); -1 turns the limit off.
-func memoryLimit(flagMiB, workers int, getenv func(string) string) int64 {
-	switch {
-	case flagMiB < 0:
-		return 0
-	case flagMiB > 0:
-		return int64(flagMiB) << 20
-	case getenv != nil && getenv("GOMEMLIMIT") != "":
-		return 0
-	}
-	return int64(224+32*workers) << 20
+	Panel *runs.PanelResult `json:"panel,omitempty"`
 }
 
 // loadWith opens name and hands it to read.
@@ -631,40 +349,4 @@ func tableList(ts []schema.TableName) string {
 		s[i] = string(t)
 	}
 	return strings.Join(s, ",")
-}
-
-// optInTables returns the tables analyze writes only when asked.
-func optInTables() []schema.TableName {
-	var out []schema.TableName
-	for _, t := range schema.AnalyzeTables() {
-		if !slices.Contains(schema.DefaultTables(), t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// printErrors writes the located data errors a run kept (the first
-// --errors of them), sorted by input and offset, and where the rest are.
-func printErrors(w io.Writer, sum *pipeline.Summary, inTable bool) {
-	if len(sum.Diagnostics) == 0 {
-		return
-	}
-	diags := slices.Clone(sum.Diagnostics)
-	slices.SortStableFunc(diags, func(a, b *pipeline.ReadError) int {
-		return cmp.Or(strings.Compare(a.Source, b.Source), cmp.Compare(a.Offset, b.Offset))
-	})
-	total := sum.ErrorCount()
-	where := ""
-	if inTable {
-		where = "; all of them are in the errors table"
-	}
-	if int64(len(diags)) < total {
-		fmt.Fprintf(w, "robotstat: %d of the %d input errors (--errors N shows more)%s:\n", len(diags), total, where)
-	} else {
-		fmt.Fprintf(w, "robotstat: the %d input %s%s:\n", total, plural(int(total), "error", "errors"), where)
-	}
-	for _, e := range diags {
-		fmt.Fprintf(w, "  %s\n", e)
-	}
 }

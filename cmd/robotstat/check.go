@@ -3,14 +3,13 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/robotstat/robotstat/explain"
+	"github.com/robotstat/robotstat/explain/check"
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/parse"
 	"github.com/robotstat/robotstat/stats"
 )
@@ -19,57 +18,6 @@ func init() {
 	register(command{name: "check", summary: "decide whether an agent may fetch URLs under one robots.txt", run: (*Main).check,
 		exits: []int{ExitOK, ExitDisallowed, ExitUsage}})
 }
-
-const checkUsage = `Usage:
-  robotstat check [--explain] [--status CODE] ROBOTS_FILE AGENT URL...
-  robotstat check --batch < LINES
-
-Decides, per RFC 9309, whether AGENT may fetch each URL under the rules in
-ROBOTS_FILE ("-" reads standard input). Prints one line per URL whose first
-word is "allowed" or "disallowed", then the URL; --explain adds the deciding
-line, directive and pattern and the group's user agents, or why nothing
-matched.
-
-AGENT is the crawler's product token, e.g. GPTBot or MJ12bot, matched
-case-insensitively and whole (RFC 9309 §2.2.1): its letters, digits, "_"
-and "-" count, so "GPTBot/1.1" is read as GPTBot and crawler3 is not
-crawler1. A whole User-Agent header such as
-"Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)" is read
-as the first bot of robotstat's catalog (robotstat bots) it names, here
-GPTBot; one that names none is read as its first token (Mozilla), so pass
-the token. A note goes to stderr whenever AGENT is not a bare token.
-
-URL is what a crawler would fetch: an absolute URL of any scheme (scheme
-and host are ignored), a path ("/a?b"), or a relative reference ("a/b.js",
-read against the robots.txt's own URL as "/a/b.js"); "" is "/". The path
-and query are matched as written, a malformed escape ("/100%") included;
-the fragment is dropped. Only a URL holding a control character (a NUL, a
-tab, a line break) is refused, in both modes alike.
-
---status CODE is the HTTP status the robots.txt was served with (RFC 9309
-§2.3.1): 2xx parses the file; 4xx means unavailable, everything allowed;
-5xx means unreachable, everything disallowed. A 3xx must be followed by the
-crawler, so check refuses it.
-
---batch reads ROBOTS_FILE<TAB>AGENT<TAB>URL lines from standard input and
-prints one word per line, in order: allowed, disallowed, or error (with the
-reason on stderr). Each file is parsed once while consecutive lines name it.
-
---json prints one JSON object a line instead, one per decision, in order
-(with --batch, one per input line, errors included):
-  file, agent, url   as given
-  token              the product token AGENT is read as, lower case ("" for *
-                     and for an agent that names none)
-  status             the HTTP status the file was taken as served with
-  verdict            allowed, disallowed, or error (--batch: a line not decided)
-  allowed            true or false (absent for an error)
-  reason             rule, no-match, no-group, implicit, unavailable, unreachable
-  match              how the agent found its groups: named, star or none
-  rule_line, rule    the deciding line and its directive as read
-                     ("disallow: /private"), for reason rule
-  explain            check --explain's explanation, with --explain
-  input_line, error  --batch: the stdin line (from 1), and why it was not decided
-`
 
 type checkFlags struct {
 	explain   bool
@@ -81,7 +29,7 @@ type checkFlags struct {
 }
 
 func (m *Main) check(ctx context.Context, args []string) error {
-	fs := newFlagSet("check")
+	fs := cli.NewFlagSet("check")
 	var f checkFlags
 	fs.BoolVar(&f.explain, "explain", false, "say which rule and group decided each URL")
 	fs.IntVar(&f.status, "status", 200, "HTTP `status` the robots.txt was served with")
@@ -91,35 +39,32 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.google429, "429-unreachable", false, "treat status 429 like 5xx, as Google does (RFC 9309 says 4xx)")
 	pos, err := parseFlags(fs, args, m.Stdout, checkUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	opts := parse.Options{Limit: f.limit}
 	if err := opts.Validate(); err != nil {
-		return usageErrorf("check", "--parse-limit: %v", err)
+		return cli.Usagef("check", "--parse-limit: %v", err)
 	}
 	if f.batch {
 		if len(pos) != 0 {
-			return usageErrorf("check", "--batch takes no arguments; it reads FILE<TAB>AGENT<TAB>URL lines from stdin")
+			return cli.Usagef("check", "--batch takes no arguments; it reads FILE<TAB>AGENT<TAB>URL lines from stdin")
 		}
 		return m.checkBatch(ctx, opts, f)
 	}
 	if len(pos) < 3 {
-		return usageErrorf("check", "need ROBOTS_FILE AGENT URL..., got %d argument(s)", len(pos))
+		return cli.Usagef("check", "need ROBOTS_FILE AGENT URL..., got %d argument(s)", len(pos))
 	}
 	outcome, err := explain.CheckStatus(f.status, parse.StatusOptions{TooManyRequestsUnreachable: f.google429})
 	if err != nil {
-		return usageErrorf("check", "--%v", err)
+		return cli.Usagef("check", "--%v", err)
 	}
 	file, agent, urls := pos[0], pos[1], pos[2:]
 	for _, u := range urls {
-		if err := checkURL(u); err != nil {
-			return usageErrorf("check", "%v", err)
+		if err := check.ValidURL(u); err != nil {
+			return cli.Usagef("check", "%v", err)
 		}
 	}
-	bots := catalogBots()
+	bots := check.Bots(stats.DefaultCatalog(), nil)
 	token := m.noteAgent(agent, bots)
 	var body []byte // a 4xx or 5xx answer's body is not read: no rules
 	if outcome == parse.OutcomeParsed {
@@ -131,57 +76,15 @@ func (m *Main) check(ctx context.Context, args []string) error {
 	parse.NewParser(opts).Compile(body, &r)
 	r.SetOutcome(outcome)
 	w := bufio.NewWriter(m.Stdout)
-	writeJSONLine := jsonLines(w)
-	any := false
-	id, match := r.Lookup(token)
-	for _, u := range urls {
-		d := r.DecideSet(id, match, u)
-		if !d.Allowed {
-			any = true
-		}
-		if f.json {
-			rec := newCheckRecord(file, agent, token, u, f.status, d)
-			if f.explain {
-				rec.Explain = explain.Decide(&r, agent, bots, u, f.status).Text
-			}
-			writeJSONLine(rec)
-			continue
-		}
-		writeVerdict(w, &r, d, u, agent, bots, f)
-	}
+	q := check.Query{File: file, Agent: agent, Token: token, Status: f.status, URLs: urls}
+	disallowed := check.WriteDecisions(w, &r, q, check.Output{JSON: f.json, Explain: f.explain, Bots: bots})
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing to stdout: %w", err)
 	}
-	if any {
-		return silentExit(ExitDisallowed)
+	if disallowed {
+		return cli.Silent(ExitDisallowed)
 	}
 	return nil
-}
-
-// checkURL refuses only what cannot be a URL or a path at all: one holding
-// a control character (C0, a NUL included, or DEL), which RFC 3986 and the
-// WHATWG URL standard both exclude and which no crawler sends. Everything
-// else is answered as parse.Robots.Decide reads it (any scheme, a malformed
-// escape kept as written, "" as "/", a relative reference against
-// /robots.txt), as other parsers answer it. check and check --batch give the
-// same message.
-func checkURL(u string) error {
-	for i := 0; i < len(u); i++ {
-		if c := u[i]; c < 0x20 || c == 0x7F {
-			return fmt.Errorf("%q is not a URL or a path: it holds the control character 0x%02X (byte %d)", u, c, i)
-		}
-	}
-	return nil
-}
-
-// catalogBots are the embedded catalog's bots, for reading an agent that is
-// a whole User-Agent header (explain.ReadAgent).
-func catalogBots() []explain.Bot {
-	var out []explain.Bot
-	for _, b := range stats.DefaultCatalog().Bots() {
-		out = append(out, explain.Bot{Token: b.Token, Operator: b.Operator, Category: b.Category})
-	}
-	return out
 }
 
 // noteAgent returns the token agent is read as (explain.ReadAgent) and tells
@@ -194,8 +97,7 @@ func (m *Main) noteAgent(agent string, bots []explain.Bot) string {
 	return token
 }
 
-// readRobots reads at most limit+1 bytes of a robots.txt (the one extra byte
-// tells the parser whether the limit cut a line).
+// readRobots reads a robots.txt file, "-" standard input (check.ReadBody).
 func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 	var r io.Reader
 	if name == "-" {
@@ -209,174 +111,36 @@ func (m *Main) readRobots(name string, opts parse.Options) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	if opts.Limit >= 0 {
-		limit := opts.Limit
-		if limit == 0 {
-			limit = parse.DefaultLimit
-		}
-		r = io.LimitReader(r, int64(limit)+1)
-	}
-	body, err := io.ReadAll(r)
+	body, err := check.ReadBody(r, opts)
 	if err != nil {
 		return nil, fmt.Errorf("reading robots.txt from %s: %w", name, err)
 	}
 	return body, nil
 }
 
-// checkRecord is one line of check --json: a decision, or with --batch a
-// line that could not be decided (Verdict "error"). The fields are
-// documented in checkUsage.
-type checkRecord struct {
-	File      string `json:"file"`
-	Agent     string `json:"agent"`
-	URL       string `json:"url"`
-	Token     string `json:"token"`
-	Status    int    `json:"status,omitempty"`
-	Verdict   string `json:"verdict"`
-	Allowed   *bool  `json:"allowed,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-	Match     string `json:"match,omitempty"`
-	RuleLine  int    `json:"rule_line,omitempty"`
-	Rule      string `json:"rule,omitempty"`
-	Explain   string `json:"explain,omitempty"`
-	InputLine int    `json:"input_line,omitempty"`
-	Error     string `json:"error,omitempty"`
-}
-
-func newCheckRecord(file, agent, token, url string, status int, d parse.Decision) checkRecord {
-	rec := checkRecord{File: file, Agent: agent, URL: url, Status: status, Verdict: "disallowed", Allowed: &d.Allowed,
-		Token:  string(parse.AppendLowerToken(nil, parse.ProductToken([]byte(token)))),
-		Reason: d.Reason.String(), Match: d.Match.String()}
-	if d.Allowed {
-		rec.Verdict = "allowed"
-	}
-	if d.Rule != nil {
-		rec.RuleLine = d.Rule.Line
-		rec.Rule = d.Rule.Directive.String() + ": " + string(d.Rule.Raw)
-	}
-	return rec
-}
-
-// jsonLines is check --json's writer: one encoder for the run, each record
-// one line of JSON, without HTML escaping (a URL's & stays &).
-func jsonLines(w *bufio.Writer) func(checkRecord) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return func(rec checkRecord) {
-		enc.Encode(rec) // a struct of strings and numbers: no error but the writer's, which Flush reports
-	}
-}
-
-func writeVerdict(w *bufio.Writer, r *parse.Robots, d parse.Decision, url, agent string, bots []explain.Bot, f checkFlags) {
-	if d.Allowed {
-		w.WriteString("allowed ")
-	} else {
-		w.WriteString("disallowed ")
-	}
-	w.WriteString(url)
-	if f.explain {
-		// The explanation the tester's page shows, from the same package.
-		w.WriteString("\t")
-		w.WriteString(explain.Decide(r, agent, bots, url, f.status).Text)
-	}
-	w.WriteByte('\n')
-}
-
-// checkBatch serves --batch.
+// checkBatch serves --batch: a line not decided is said on stderr too.
 func (m *Main) checkBatch(ctx context.Context, opts parse.Options, f checkFlags) error {
-	sc := bufio.NewScanner(m.Stdin)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	b := check.Batch{Parse: opts, JSON: f.json, Bots: check.Bots(stats.DefaultCatalog(), nil),
+		Read: func(file string) ([]byte, error) { return m.readRobots(file, opts) },
+		OnError: func(line int, err error) {
+			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", line, err)
+		}}
 	w := bufio.NewWriter(m.Stdout)
-	writeJSONLine := jsonLines(w)
-	p := parse.NewParser(opts)
-	var r parse.Robots
-	bots := catalogBots()
-	lastAgent, lastToken, agentRead := "", "", false
-	cur, curErr := "", error(nil)
-	loaded := false
-	disallowed, failed := false, false
-	n := 0
-	for sc.Scan() {
-		n++
-		if n%1024 == 0 && ctx.Err() != nil {
-			w.Flush()
-			return ctx.Err()
-		}
-		file, agent, url, ok := splitBatchLine(sc.Text())
-		// lineErr reports a line not decided: on stderr, and as its
-		// output line.
-		lineErr := func(err error) {
-			fmt.Fprintf(m.Stderr, "robotstat: stdin line %d: %v\n", n, err)
-			failed = true
-			if f.json {
-				rec := checkRecord{Verdict: "error", InputLine: n, Error: err.Error()}
-				if ok { // else the line is not FILE, AGENT and URL
-					rec.File, rec.Agent, rec.URL = file, agent, url
-				}
-				writeJSONLine(rec)
-				return
-			}
-			w.WriteString("error\n")
-		}
-		if !ok {
-			lineErr(errors.New("want FILE<TAB>AGENT<TAB>URL"))
-			continue
-		}
-		if err := checkURL(url); err != nil {
-			lineErr(err)
-			continue
-		}
-		if !loaded || file != cur {
-			cur, loaded = file, true
-			var body []byte
-			body, curErr = m.readRobots(file, opts)
-			if curErr == nil {
-				p.Compile(body, &r)
-			}
-		}
-		if curErr != nil {
-			lineErr(curErr)
-			continue
-		}
-		if !agentRead || agent != lastAgent {
-			// The same reading as without --batch; notes would be one
-			// per line, so there are none.
-			lastAgent, agentRead = agent, true
-			lastToken, _ = explain.ReadAgent(agent, bots)
-		}
-		d := r.Decide(lastToken, url)
-		if !d.Allowed {
-			disallowed = true
-		}
-		switch {
-		case f.json:
-			rec := newCheckRecord(file, agent, lastToken, url, 200, d)
-			rec.InputLine = n
-			writeJSONLine(rec)
-		case d.Allowed:
-			w.WriteString("allowed\n")
-		default:
-			w.WriteString("disallowed\n")
-		}
+	res, err := b.Run(ctx, m.Stdin, w)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("writing to stdout: %w", err)
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading stdin line %s: %w", strconv.Itoa(n+1), err)
+	if err != nil {
+		return fmt.Errorf("reading stdin %w", err)
 	}
 	switch {
-	case failed:
-		return silentExit(ExitUsage)
-	case disallowed:
-		return silentExit(ExitDisallowed)
+	case res.Failed:
+		return cli.Silent(ExitUsage)
+	case res.Disallowed:
+		return cli.Silent(ExitDisallowed)
 	}
 	return nil
-}
-
-func splitBatchLine(s string) (file, agent, url string, ok bool) {
-	s = strings.TrimSuffix(s, "\r")
-	file, rest, ok1 := strings.Cut(s, "\t")
-	agent, url, ok2 := strings.Cut(rest, "\t")
-	return file, agent, url, ok1 && ok2 && file != ""
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/explain/check"
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 )
 
@@ -30,7 +32,7 @@ func run(t *testing.T, stdin string, args ...string) (stdout, stderr string, cod
 	var out, errb bytes.Buffer
 	m := &Main{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, retryDelays: testRetryDelays}
 	err := m.Run(context.Background(), args)
-	if err != nil && !isSilent(err) {
+	if err != nil && !cli.IsSilent(err) {
 		m.report(err)
 	}
 	return out.String(), errb.String(), ExitCode(err)
@@ -287,7 +289,7 @@ func TestCheckURLs(t *testing.T) {
 	for _, bad := range []string{"/a\x00b", "\x00", "/a\x01", "/a\rb", "/a\x7f", "https://e.com/\x1b[31m"} {
 		t.Run(fmt.Sprintf("refuses_%q", bad), func(t *testing.T) {
 			_, errOut, code := run(t, "", "check", file, "GPTBot", bad)
-			msg := checkURL(bad)
+			msg := check.ValidURL(bad)
 			if msg == nil || code != ExitUsage || !strings.Contains(errOut, msg.Error()) || !strings.Contains(errOut, "is not a URL or a path") {
 				t.Errorf("check %q: exit %d: %s", bad, code, errOut)
 			}
@@ -305,11 +307,11 @@ func TestCheckURLs(t *testing.T) {
 // object of verdict error naming its stdin line.
 func TestCheckJSON(t *testing.T) {
 	file := writeRobots(t, checkRobots)
-	decode := func(t *testing.T, stdout string) []checkRecord {
+	decode := func(t *testing.T, stdout string) []check.Record {
 		t.Helper()
-		var out []checkRecord
+		var out []check.Record
 		for i, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
-			var rec checkRecord
+			var rec check.Record
 			dec := json.NewDecoder(strings.NewReader(line))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&rec); err != nil {

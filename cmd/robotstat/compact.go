@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"os"
-	"slices"
-	"strings"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -20,59 +15,23 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const compactUsage = `Usage:
-  robotstat compact [flags] OUT_DIR
-
-Merges the files robotstat analyze committed under OUT_DIR, one per input,
-table and crawl (a crawl of 70k inputs is 70k files per table), into files
-of about --target-size bytes per table and crawl, so that a query opens a
-few hundred files per crawl. Files whose key/value metadata differs (other
-options, another robotstat version) are merged apart. For robotstat's
-readers every row is kept exactly once, at every moment: the merged files
-count only once the compaction's record (under OUT_DIR/_robotstat/inputs)
-names them, and the inputs' own files only until then; a compaction that
-is killed leaves them the dataset as it was. A query that globs *.parquet
-then also reads what it left (merged files no record names, or absorbed
-files not yet removed) until the next analyze, sites or compact into
-OUT_DIR removes it, first thing; robotstat status counts it meanwhile.
-
-The inputs stay done: analyze still skips them and robotstat status still
-lists them. Inputs that failed are not merged (a rerun reads them again and
-replaces their files), nor are the sites tables (robotstat sites rebuilds
-them whole). An input whose rows are in merged files cannot be read again
-into OUT_DIR (with other options or --redo): analyze refuses, and says
-which; write such a rerun to a fresh --out. compact takes OUT_DIR's lock
-exclusive: it refuses to start (exit 2) while an analyze, sites or another
-compact writes into OUT_DIR. A second compact merges the inputs committed
-since.
-
-A summary goes to stderr: per table, files and bytes before and after.
-
-Examples:
-  robotstat compact out/
-  robotstat compact --target-size 1073741824 --json out/ > compact.json
-`
-
 func (m *Main) compact(ctx context.Context, args []string) error {
-	fs := newFlagSet("compact")
+	fs := cli.NewFlagSet("compact")
 	target := fs.Int64("target-size", schema.DefaultCompactTarget, "merge about this many `bytes` of files into one")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
 	pos, err := parseFlags(fs, args, m.Stdout, compactUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) != 1 {
-		return usageErrorf("compact", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+		return cli.Usagef("compact", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
 	if *target <= 0 {
-		return usageErrorf("compact", "--target-size must be a positive number of bytes, got %d", *target)
+		return cli.Usagef("compact", "--target-size must be a positive number of bytes, got %d", *target)
 	}
 	dir := pos[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("compact", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("compact", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	unlock, err := m.lockOut("compact", dir, true)
 	if err != nil {
@@ -90,60 +49,11 @@ func (m *Main) compact(ctx context.Context, args []string) error {
 		}
 		return fmt.Errorf("compact: %w", err)
 	}
-	printCompact(m.Stderr, dir, sum)
+	sum.WriteText(m.Stderr, dir, "sites (robotstat sites rebuilds it whole)") // the one run Eligible refuses
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := cli.WriteJSON(m.Stdout, sum); err != nil {
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}
 	return nil
-}
-
-// printCompact writes the summary: a line per table merged, then one for
-// the whole compaction.
-func printCompact(w io.Writer, dir string, sum schema.CompactSummary) {
-	for _, warn := range sum.Warnings {
-		fmt.Fprintf(w, "robotstat: compact: %s\n", warn)
-	}
-	if sum.Leftovers > 0 {
-		fmt.Fprintf(w, "robotstat: compact: removed %d %s a killed compaction left\n", sum.Leftovers, plural(sum.Leftovers, "file", "files"))
-	}
-	var before, after int
-	var bytesBefore, bytesAfter int64
-	for _, t := range sum.Tables {
-		fmt.Fprintf(w, "robotstat: compact: %-12s %6d files -> %4d, %s -> %s, %d rows\n",
-			t.Table, t.FilesBefore, t.FilesAfter, mib(t.BytesBefore), mib(t.BytesAfter), t.Rows)
-		before += t.FilesBefore
-		after += t.FilesAfter
-		bytesBefore += t.BytesBefore
-		bytesAfter += t.BytesAfter
-	}
-	var left []string
-	for _, k := range slices.Sorted(maps.Keys(sum.Left)) {
-		why := k
-		if k == schema.LeftIneligible {
-			why = "sites (robotstat sites rebuilds it whole)" // the one run Eligible refuses
-		}
-		left = append(left, fmt.Sprintf("%d %s", sum.Left[k], why))
-	}
-	leftText := ""
-	if len(left) > 0 {
-		leftText = "; runs left as they are: " + strings.Join(left, ", ")
-	}
-	if sum.Runs == 0 {
-		fmt.Fprintf(w, "robotstat: compact: nothing to merge in %s%s\n", dir, leftText)
-		return
-	}
-	fmt.Fprintf(w, "robotstat: compact: %d inputs, %d files (%s) -> %d files (%s) in %.1fs, as %s%s\n",
-		sum.Runs, before, mib(bytesBefore), after, mib(bytesAfter), sum.Seconds, sum.RunID, leftText)
-}
-
-// mib formats a byte count for the summary.
-func mib(n int64) string {
-	if n < 1<<20 {
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/pipeline/awss3"
 )
@@ -42,33 +41,37 @@ func (f *crawlFlags) register(fs *flag.FlagSet) {
 // crawl given by name.
 func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, crawl string, getenv func(string) string) error {
 	if f.sample < 0 {
-		return usageErrorf(cmd, "--sample must be 0 (all) or more, got %d", f.sample)
+		return cli.Usagef(cmd, "--sample must be 0 (all) or more, got %d", f.sample)
 	}
 	if f.downloads < 1 {
-		return usageErrorf(cmd, "--downloads must be at least 1, got %d", f.downloads)
+		return cli.Usagef(cmd, "--downloads must be at least 1, got %d", f.downloads)
 	}
 	if f.retries < 1 {
-		return usageErrorf(cmd, "--retries must be at least 1 (one try, no retry), got %d", f.retries)
+		return cli.Usagef(cmd, "--retries must be at least 1 (one try, no retry), got %d", f.retries)
 	}
 	if f.rate == 0 || f.rate != f.rate || math.IsInf(f.rate, 0) || (f.rate > 0 && f.rate < 1.0/86400) {
-		return usageErrorf(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
+		return cli.Usagef(cmd, "--rate must be at least 0.000012 (one request a day), or -1 for no limit, got %v", f.rate)
 	}
 	if crawl != "" {
-		if why := crawlFlagProblem(crawl); why != "" {
-			return usageErrorf(cmd, "--crawl %q: %s", crawl, why)
+		// Any name of a collection may name a crawl (a scan's, a crawl
+		// of one's own: package schema escapes its partition folder), but
+		// one that is almost a Common Crawl name is a typo, which would
+		// file the captures under a crawl of their own.
+		if len(crawl) >= 7 && strings.EqualFold(crawl[:7], "CC-MAIN") && !pipeline.IsCrawlName(crawl) {
+			return cli.Usagef(cmd, "--crawl %q: %s", crawl, pipeline.CrawlNameForm)
 		}
 		for _, in := range inputs {
-			if pipeline.IsCrawlName(in) && !pathExists(in) {
-				return usageErrorf(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
+			if pipeline.IsCrawlInput(in) {
+				return cli.Usagef(cmd, "--crawl %s: the crawl %s is read as %s; give --crawl only for other inputs, in a command of their own", crawl, in, in)
 			}
 			if p := pipeline.CrawlOfPath(in); p != "" && p != crawl {
-				return usageErrorf(cmd, "--crawl %s: the path %s names the crawl %s (crawl-data/%s/), whose captures it holds; leave --crawl out (a path that names a crawl files its captures under it), or give --crawl only for inputs whose path names none, in a command of their own", crawl, in, p, p)
+				return cli.Usagef(cmd, "--crawl %s: the path %s names the crawl %s (crawl-data/%s/), whose captures it holds; leave --crawl out (a path that names a crawl files its captures under it), or give --crawl only for inputs whose path names none, in a command of their own", crawl, in, p, p)
 			}
 		}
 	}
 	for _, in := range inputs {
-		if almostCrawlName(in) && !pathExists(in) {
-			return usageErrorf(cmd, "%s is neither a file nor a crawl name: %s", in, crawlNameForm)
+		if pipeline.AlmostCrawlInput(in) {
+			return cli.Usagef(cmd, "%s is neither a file nor a crawl name: %s", in, pipeline.CrawlNameForm)
 		}
 	}
 	pc.CCBase = f.ccBase
@@ -81,7 +84,7 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 		}
 	}
 	if err := f.s3.Validate(); err != nil {
-		return usageErrorf(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.Credentials)
+		return cli.Usagef(cmd, "--s3-credentials %q: want auto, anonymous or default", f.s3.Credentials)
 	}
 	s3 := f.s3
 	s3.Getenv = getenv
@@ -90,33 +93,6 @@ func (f *crawlFlags) apply(cmd string, pc *pipeline.Config, inputs []string, cra
 	pc.Rate = f.rate
 	pc.Retry.MaxTries = f.retries
 	return nil
-}
-
-// crawlNameForm says what a Common Crawl crawl name looks like, for the
-// messages about a name that is almost one.
-const crawlNameForm = "a crawl name is CC-MAIN-YYYY-WW, in capitals: the year's four digits and the week's two, e.g. CC-MAIN-2024-33 (Common Crawl lists its crawls at https://index.commoncrawl.org/collinfo.json)"
-
-// almostCrawlName reports a name meant as a crawl name that is not one
-// (CC-MAIN-2024-333, cc-main-2024-33): it begins with CC-MAIN, in any
-// case, and is no file name (no folder, no extension: Common Crawl's
-// WARCs are named CC-MAIN-2024...warc.gz).
-func almostCrawlName(s string) bool {
-	if len(s) < len("CC-MAIN") || !strings.EqualFold(s[:len("CC-MAIN")], "CC-MAIN") || pipeline.IsCrawlName(s) {
-		return false
-	}
-	return !strings.ContainsAny(s, "./\\:")
-}
-
-// crawlFlagProblem says why --crawl NAME cannot name a crawl, or "". Any
-// name of a collection may (a scan's, a crawl of one's own: package schema
-// escapes its partition folder), but one that is almost a Common
-// Crawl name is a typo, which would file the captures under a crawl of
-// their own.
-func crawlFlagProblem(name string) string {
-	if len(name) >= 7 && strings.EqualFold(name[:7], "CC-MAIN") && !pipeline.IsCrawlName(name) {
-		return crawlNameForm
-	}
-	return ""
 }
 
 // retryPrinter prints the pipeline's retry events on stderr, one line
@@ -129,29 +105,7 @@ type retryPrinter struct {
 }
 
 func (p *retryPrinter) notice(e pipeline.RetryEvent) {
-	why := "failed"
-	if e.Err != nil {
-		why = strings.TrimPrefix(e.Err.Error(), pipeline.ErrSlowDown.Error()+": ")
-	}
-	resume := ""
-	if e.Resumed {
-		resume = fmt.Sprintf(", resuming at byte %d", e.Got)
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "robotstat: retrying %s in %s (try %d of %d%s): %s\n", e.URL, e.Wait.Round(time.Millisecond), e.Try, e.MaxTries, resume, why)
-}
-
-// refusedHint is the last word of a run in which an endpoint kept refusing
-// downloads.
-func refusedHint(n int) string {
-	return fmt.Sprintf("the server kept refusing %d %s (403, 429 or 5xx on every try): Common Crawl answers so when requests come too fast or it is overloaded; wait a while and run the same command again (inputs done are skipped), with a lower --downloads or --rate, or more --retries",
-		n, plural(n, "download", "downloads"))
-}
-
-// pathExists reports whether p names something on disk: a crawl name is
-// read as a crawl only when it does not (as pipeline decides).
-func pathExists(p string) bool {
-	_, err := os.Lstat(p)
-	return !os.IsNotExist(err)
+	fmt.Fprintf(p.w, "robotstat: %s\n", e)
 }

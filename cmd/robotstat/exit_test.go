@@ -5,11 +5,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -57,8 +57,8 @@ func TestExitCodeInputs(t *testing.T) {
 		})
 	}
 	for _, want := range []string{"input that is not there", "inputs listed could not be read"} {
-		if !strings.Contains(exitCodeHelp(nil), want) {
-			t.Errorf("the exit code table does not say %q:\n%s", want, exitCodeHelp(nil))
+		if !strings.Contains(cli.ExitCodeHelp(exitCodes, nil), want) {
+			t.Errorf("the exit code table does not say %q:\n%s", want, cli.ExitCodeHelp(exitCodes, nil))
 		}
 	}
 }
@@ -92,7 +92,7 @@ func TestAnalyzeHelpTables(t *testing.T) {
 			t.Errorf("default table %s is not among the defaults --help names: %q", tb, para)
 		}
 	}
-	for _, tb := range optInTables() {
+	for _, tb := range schema.OptInTables() {
 		if !o[string(tb)] || d[string(tb)] {
 			t.Errorf("opt-in table %s is not among the opt-in ones --help names: %q", tb, para)
 		}
@@ -102,31 +102,13 @@ func TestAnalyzeHelpTables(t *testing.T) {
 	}
 }
 
-// TestVersionLine (issue 25.7): --version names the commit the binary was
-// built from (vcs.revision) and whether its checkout had changes
-// (vcs.modified); "unknown" when the build recorded none.
+// TestVersionLine (issue 25.7): --version prints the line of the
+// binary's build info (cli.VersionLine, tested there).
 func TestVersionLine(t *testing.T) {
-	rev := "4063576" + strings.Repeat("0", 33)
-	for _, tc := range []struct {
-		name string
-		bi   *debug.BuildInfo
-		want string
-	}{
-		{"no_build_info", nil, "robotstat " + Version + " (commit unknown, " + runtime.Version() + ")"},
-		{"no_vcs", &debug.BuildInfo{GoVersion: "go1.26.8"}, "robotstat " + Version + " (commit unknown, go1.26.8)"},
-		{"clean", &debug.BuildInfo{GoVersion: "go1.26.8", Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "false"}}},
-			"robotstat " + Version + " (commit " + rev + ", go1.26.8)"},
-		{"modified", &debug.BuildInfo{GoVersion: "go1.26.8", Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: "true"}}},
-			"robotstat " + Version + " (commit " + rev + ", with changes not committed, go1.26.8)"},
-	} {
-		if got := versionLine(tc.bi); got != tc.want {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
-		}
-	}
 	// What the test binary itself prints: the same line as its build info.
 	bi, _ := debug.ReadBuildInfo()
 	stdout, _, code := run(t, "", "--version")
-	if code != 0 || stdout != versionLine(bi)+"\n" || !strings.Contains(stdout, "(commit ") {
+	if code != 0 || stdout != cli.VersionLine("robotstat", Version, bi)+"\n" || !strings.Contains(stdout, "(commit ") {
 		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/sample"
 	"github.com/robotstat/robotstat/schema"
 )
 
@@ -270,8 +271,8 @@ func TestAnalyzeInterruptedMidRun(t *testing.T) {
 	sent := make(chan struct{})
 	var once sync.Once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", strconv.Itoa(2*len(sampleWARC)))
-		w.Write(sampleWARC) // the embedded sample's 57 captures, then a stall
+		w.Header().Set("Content-Length", strconv.Itoa(2*len(sample.WARC())))
+		w.Write(sample.WARC()) // the embedded sample's 57 captures, then a stall
 		w.(http.Flusher).Flush()
 		once.Do(func() { close(sent) })
 		<-r.Context().Done()

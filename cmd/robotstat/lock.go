@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/robotstat/robotstat/schema"
 )
@@ -30,15 +29,8 @@ func (m *Main) lockOut(cmd, dir string, exclusive bool) (unlock func(), err erro
 // cannot lock.
 func (m *Main) lockNotes(cmd, dir string) func(*schema.DirLock) {
 	return func(l *schema.DirLock) {
-		if l.Unsupported != nil {
-			fmt.Fprintf(m.Stderr, "robotstat: %s: %s is not locked (%v): make sure no other robotstat writes into it meanwhile\n", cmd, dir, l.Unsupported)
-		}
-		if l.Recovered > 0 {
-			ex := strings.Join(l.RecoveredExamples, ", ")
-			if l.Recovered > len(l.RecoveredExamples) {
-				ex += ", ..."
-			}
-			fmt.Fprintf(m.Stderr, "robotstat: %s: removed %d %s a killed robotstat left in %s (%s)\n", cmd, l.Recovered, plural(l.Recovered, "file", "files"), dir, ex)
+		for _, n := range l.Notes(dir) {
+			fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", cmd, n)
 		}
 	}
 }

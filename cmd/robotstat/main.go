@@ -5,16 +5,18 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/textesc"
+	"github.com/robotstat/robotstat/internal/words"
 	"github.com/robotstat/robotstat/pipeline"
 )
 
@@ -23,7 +25,7 @@ func main() {
 	m := NewMain()
 	err := m.Run(ctx, os.Args[1:])
 	stop()
-	if err != nil && !isSilent(err) {
+	if err != nil && !cli.IsSilent(err) {
 		m.report(err)
 	}
 	os.Exit(ExitCode(err))
@@ -103,6 +105,12 @@ func exitsOf(name string) []int {
 	return nil
 }
 
+// parseFlags parses a command's flags (cli.Parse); its --help ends with
+// the exit codes it can return.
+func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, usage string) ([]string, error) {
+	return cli.Parse(fs, args, w, usage, cli.ExitCodeHelp(exitCodes, exitsOf(fs.Name())))
+}
+
 // commands lists the subcommands in the order help shows them. Each lives in
 // its own file.
 var commands []command
@@ -113,23 +121,20 @@ func register(c command) { commands = append(commands, c) }
 func (m *Main) Run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		m.usage(m.Stderr)
-		return usageErrorf("", "no command given")
+		return cli.Usagef("", "no command given")
 	}
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help", "version", "--version":
-		out := &errWriter{w: m.Stdout}
+		out := &cli.ErrWriter{W: m.Stdout}
 		if name == "version" || name == "--version" {
-			bi, ok := debug.ReadBuildInfo()
-			if !ok {
-				bi = nil
-			}
-			fmt.Fprintln(out, versionLine(bi))
+			bi, _ := debug.ReadBuildInfo() // nil when the binary has none
+			fmt.Fprintln(out, cli.VersionLine("robotstat", Version, bi))
 		} else {
 			m.usage(out)
 		}
-		if out.err != nil {
-			return fmt.Errorf("%s: writing: %w", strings.TrimLeft(name, "-"), out.err)
+		if out.Err != nil {
+			return fmt.Errorf("%s: writing: %w", strings.TrimLeft(name, "-"), out.Err)
 		}
 		return nil
 	}
@@ -138,39 +143,11 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 			return c.run(m, ctx, args[1:])
 		}
 	}
-	return usageErrorf("", "unknown command %q", name)
+	return cli.Usagef("", "unknown command %q", name)
 }
 
 // Version is robotstat's version, written into every Parquet file.
 const Version = "0.1.0"
-
-// versionLine is what robotstat --version prints: Version, the commit the
-// binary was built from (vcs.revision, "unknown" when the build recorded
-// none: go run, a build outside a checkout or with -buildvcs=false),
-// whether the checkout had changes not committed (vcs.modified), and the
-// Go version. A number published with its dataset can then be traced to
-// the code that made it.
-func versionLine(bi *debug.BuildInfo) string {
-	commit, modified, goVersion := "unknown", false, runtime.Version()
-	if bi != nil {
-		goVersion = bi.GoVersion
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if s.Value != "" {
-					commit = s.Value
-				}
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	line := "robotstat " + Version + " (commit " + commit
-	if modified {
-		line += ", with changes not committed"
-	}
-	return line + ", " + goVersion + ")"
-}
 
 func (m *Main) usage(w io.Writer) {
 	fmt.Fprintf(w, "robotstat measures the robots.txt web (RFC 9309).\n\nUsage:\n  robotstat <command> [flags] [args]\n\nCommands:\n")
@@ -178,15 +155,15 @@ func (m *Main) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "  %-9s %s\n  %-9s %s\n", "help", "show this help", "version", "print the version")
-	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", exitCodeHelp(nil))
+	fmt.Fprintf(w, "\nRun \"robotstat <command> --help\" for a command's flags.\n\n%s", cli.ExitCodeHelp(exitCodes, nil))
 }
 
 // report prints err to stderr in the one format every command uses.
 func (m *Main) report(err error) {
 	// A file name in the message may hold control characters.
 	fmt.Fprintf(m.Stderr, "robotstat: %s\n", textesc.Lines(err.Error()))
-	if u, ok := asUsage(err); ok {
-		fmt.Fprintf(m.Stderr, "Try: %s\n", u.try())
+	if u, ok := cli.AsUsage(err); ok {
+		fmt.Fprintf(m.Stderr, "Try: %s\n", u.Try("robotstat"))
 	}
 }
 
@@ -199,9 +176,4 @@ func (m *Main) getenv(key string) string {
 }
 
 // plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+var plural = words.Plural

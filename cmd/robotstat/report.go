@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/outfile"
 	"github.com/robotstat/robotstat/report"
-	"github.com/robotstat/robotstat/schema"
 	"github.com/robotstat/robotstat/stats"
 )
 
@@ -20,68 +19,13 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const reportUsage = `Usage:
-  robotstat report [flags] OUT_DIR
-
-Reads the Parquet tables robotstat analyze and robotstat sites wrote under
-OUT_DIR and prints what a researcher asks first, leading with the answer:
-the sites that block each AI bot fully, by name or only through * (the AI
-bots no file names share one line), over the crawls in date order; the
-same by category (ai-training, ai-search, ai-user-fetch, ai-data,
-ai-optout-token); when sites first blocked each leading bot and how many
-later stopped (site_history); the four verdict definitions side by side;
-the Content-Signal and Content-Usage lines and where they contradict the
-rules; then outcomes, adoption, named agents, contents, directives and
-platform templates.
-
-A site is a crawl and a host (the sites table). Status and adoption are
-shares of sites; everything else is a share of the sites whose robots.txt
-was fetched and parsed. Every table says what its percentages are of (n),
-and every share is followed by its 95% Wilson score interval, [low-high]
-in percent, with ! where n is under 100 (the CSV has the bounds as
-fractions: full_lo, full_hi beside full, and so on).
-Each crawl has a date (CC-MAIN-YYYY-WW: the Monday of that ISO week; any
-other crawl the day of its median fetch) and the columns follow it.
-
---panel counts only the hosts that are a parsed site in every crawl
-(site_history.panel), so that a trend is not an artefact of a changing set
-of hosts. --by rank gives one column per rank stratum (top 1k, 10k, 100k,
-1M, unranked, all, pooled over the crawls) from sites.rank, which analyze
---sites FILE fills, or from --sites FILE given here. --by domain keeps a
-column per crawl but counts one site per registered domain, the one the
-domains table names (the domain's own host, else www., else the best
-rank, else the first host), so that a domain with many hosts counts once.
-
---html FILE also writes one self-contained HTML page (inline CSS and SVG,
-no script, nothing fetched when it is opened) with the charts; its switches
-show the trends for all sites or the panel, pooled or by rank stratum.
---csv DIR writes every table and the data behind every chart as CSV
-(bots_by_crawl.csv equals the SQL in README.md); --json prints the same as
-one JSON document on stdout instead of the text.
-
-FILE and each CSV file are written as cp writes its destination, but a
-regular file (or none) atomically: under a hidden temporary name beside
-it, synced, then renamed over it. A FIFO or character device (/dev/stdout,
-a named pipe) is written through and never replaced, a symbolic link is
-followed (a link to a regular file has its target replaced); a folder, a
-dangling link, "-" and other special files are refused.
-
-Examples:
-  robotstat report out/
-  robotstat report out/ --html report.html --csv figures/
-  robotstat report out/ --panel --by rank --sites tranco.csv
-`
-
 type reportFlags struct {
 	html, by, csv, sites         string
 	json, panel, strata, allBots bool
 }
 
-// byDomain is --by domain: report.TallyOptions.Domains, by crawl.
-const byDomain = "domain"
-
 func (m *Main) reportCommand(ctx context.Context, args []string) error {
-	fs := newFlagSet("report")
+	fs := cli.NewFlagSet("report")
 	var f reportFlags
 	fs.StringVar(&f.html, "html", "", "also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&f.by, "by", report.ByCrawl, "one column per `crawl`, per rank stratum (rank), or per crawl counting one site per registered domain (domain)")
@@ -93,16 +37,13 @@ func (m *Main) reportCommand(ctx context.Context, args []string) error {
 	fs.StringVar(&f.sites, "sites", "", "rank sites by the ranked list `FILE` (Tranco's rank,domain CSV) instead of sites.rank")
 	pos, err := parseFlags(fs, args, m.Stdout, reportUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) != 1 {
-		return usageErrorf("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+		return cli.Usagef("report", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
-	if f.by != report.ByCrawl && f.by != report.ByRank && f.by != byDomain {
-		return usageErrorf("report", "--by must be crawl, rank or domain, got %q", f.by)
+	if _, err := report.ColumnsBy(f.by); err != nil {
+		return cli.Usagef("report", "--by must be crawl, rank or domain, got %q", f.by)
 	}
 	return m.runReport(ctx, f, pos[0])
 }
@@ -111,24 +52,21 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return usageErrorf("report", "%s does not exist; write it with robotstat analyze --out %s", dir, dir)
+		return cli.Usagef("report", "%s does not exist; write it with robotstat analyze --out %s", dir, dir)
 	case err != nil:
 		return fmt.Errorf("report: %w", err)
 	case !st.IsDir():
-		return usageErrorf("report", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("report", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	// A page that cannot be written fails before the report is read and
 	// printed, not after.
 	if f.html != "" {
 		if err := outfile.Check(f.html); err != nil {
-			return usageErrorf("report", "--html %v: nothing done; give the name of a file to write (the page is one self-contained file), in a folder that exists", err)
+			return cli.Usagef("report", "--html %v: nothing done; give the name of a file to write (the page is one self-contained file), in a folder that exists", err)
 		}
 	}
-	o := report.TallyOptions{By: f.by, Panel: f.panel, AllBots: f.allBots}
-	if f.by == byDomain {
-		// columns per crawl, a site per registered domain (the domains table)
-		o.By, o.Domains = report.ByCrawl, true
-	}
+	o, _ := report.ColumnsBy(f.by) // checked by reportCommand
+	o.Panel, o.AllBots = f.panel, f.allBots
 	if f.sites != "" {
 		ranks, err := loadWith(m, f.sites, stats.ReadRanks)
 		if err != nil {
@@ -140,30 +78,18 @@ func (m *Main) runReport(ctx context.Context, f reportFlags, dir string) error {
 	data, rows, err := report.Read(ctx, dir, o)
 	switch {
 	case errors.Is(err, report.ErrNotDataset):
-		return usageErrorf("report", "%s is %v", dir, err)
+		return cli.Usagef("report", "%s is %v", dir, err)
 	case errors.Is(err, report.ErrOldSites), errors.Is(err, report.ErrNoHistory), errors.Is(err, report.ErrNoDomains):
-		return usageErrorf("report", "%s: %v", dir, err)
+		return cli.Usagef("report", "%s: %v", dir, err)
 	case err != nil:
 		return err
 	}
 	data.Generator, data.Strata = Version, f.strata
-	for _, t := range data.Missing {
-		hint := "robotstat analyze writes it; versions before schema 2 did not"
-		if slices.Contains(schema.ReduceTables(), t) {
-			hint = "robotstat sites " + dir + " builds it"
-		}
-		if t == schema.SiteHistory && len(data.Report.Crawls) < 2 {
-			// Not missing: robotstat sites says the same.
-			fmt.Fprintf(m.Stderr, "robotstat: %s holds one crawl: no site_history table, which robotstat sites builds once the dataset holds two (analyze another crawl into %s); the report's panel and first-block cohorts are empty\n", dir, dir)
-			continue
-		}
-		fmt.Fprintf(m.Stderr, "robotstat: %s has no %s table; what the report reads from it is empty (%s)\n", dir, t, hint)
-	}
-	for _, w := range data.Warnings {
-		fmt.Fprintf(m.Stderr, "robotstat: %s: %s\n", dir, w)
+	for _, n := range data.Notes(dir) {
+		fmt.Fprintf(m.Stderr, "robotstat: %s\n", n)
 	}
 	if f.by == report.ByRank && data.Report.RankedSites == 0 {
-		return usageErrorf("report", "no site in %s has a rank; give --sites FILE (a Tranco rank,domain list), or run robotstat analyze with --sites FILE to fill sites.rank", dir)
+		return cli.Usagef("report", "no site in %s has a rank; give --sites FILE (a Tranco rank,domain list), or run robotstat analyze with --sites FILE to fill sites.rank", dir)
 	}
 	if f.json {
 		err = report.WriteJSON(m.Stdout, data)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/x509"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/scan"
 )
 
@@ -22,28 +21,6 @@ func init() {
 
 // projectURL is the contact URL of the default User-Agent.
 const projectURL = "https://github.com/robotstat/robotstat"
-
-const scanUsage = `Usage:
-  robotstat scan [flags] [--sites FILE [--top N]] [HOST...]
-
-Fetches each HOST's /robots.txt (and the first --top N domains of a Tranco
-rank,domain --sites FILE) as RFC 9309 section 2.3 describes: https first, then
-http when https fails, up to 5 redirects, 500 KiB of body kept. Every request,
-response and failure goes into WARC/1.1 files under DIR/warc/
-(scan-YYYYMMDDhhmmss-NNNNN.warc.gz); then the same analysis robotstat analyze
-runs writes the tables under DIR, as crawl scan-YYYY-MM-DD (--crawl NAME).
-
-A rerun into the same --out skips the hosts already scanned there and
-analyses all of DIR/warc/ again, replacing the earlier tables.
-
-One request at a time goes to a host; --concurrency hosts are fetched at once.
-The User-Agent must carry a product token and a contact URL.
-
-Examples:
-  robotstat scan --out today/ --sites tranco.csv --top 10000
-  robotstat scan --out today/ example.com www.wikipedia.org
-  robotstat scan --out t/ --resolve '*:443=127.0.0.1:8443' --resolve '*:80=127.0.0.1:8080' a.test
-`
 
 type scanFlags struct {
 	analyze                             analyzeFlags
@@ -61,10 +38,10 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 func (m *Main) scan(ctx context.Context, args []string) error {
-	fs := newFlagSet("scan")
+	fs := cli.NewFlagSet("scan")
 	var f scanFlags
 	// analyze's flags, but those about inputs a scan does not have.
-	afs := newFlagSet("analyze")
+	afs := cli.NewFlagSet("analyze")
 	f.analyze.register(afs)
 	afs.VisitAll(func(fl *flag.Flag) {
 		switch fl.Name {
@@ -85,10 +62,7 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 	fs.BoolVar(&f.fetchOnly, "fetch-only", false, "write the WARC files only, no tables (later: robotstat analyze --responses all --out DIR DIR/warc)")
 	hosts, err := parseFlags(fs, args, m.Stdout, scanUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	return m.runScan(ctx, f, hosts, args)
 }
@@ -96,13 +70,13 @@ func (m *Main) scan(ctx context.Context, args []string) error {
 func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string) error {
 	af := f.analyze
 	if af.out == "" {
-		return usageErrorf("scan", "--out must name a folder")
+		return cli.Usagef("scan", "--out must name a folder")
 	}
 	if f.top < 0 {
-		return usageErrorf("scan", "--top must be 0 or more, got %d", f.top)
+		return cli.Usagef("scan", "--top must be 0 or more, got %d", f.top)
 	}
 	if f.top > 0 && af.sites == "" {
-		return usageErrorf("scan", "--top needs --sites FILE")
+		return cli.Usagef("scan", "--top needs --sites FILE")
 	}
 	cfg := scan.DefaultConfig()
 	cfg.Dir = filepath.Join(af.out, "warc")
@@ -115,39 +89,31 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 	cfg.Options = "robotstat scan " + strings.Join(cmdline, " ")
 	var err error
 	if cfg.Timeouts, err = scan.ParseTimeouts(f.timeout); err != nil {
-		return usageErrorf("scan", "--timeout: %v", err)
+		return cli.Usagef("scan", "--timeout: %v", err)
 	}
 	if cfg.Resolve, err = scan.ParseResolve(f.resolve); err != nil {
-		return usageErrorf("scan", "--resolve: %v", err)
+		return cli.Usagef("scan", "--resolve: %v", err)
 	}
 	if f.testCA != "" {
 		pem, err := os.ReadFile(f.testCA)
 		if err != nil {
 			return fmt.Errorf("--test-ca: %w", err)
 		}
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
+		if cfg.RootCAs, err = scan.TrustPEM(pem); err != nil {
+			return cli.Usagef("scan", "--test-ca: %s %v", f.testCA, err)
 		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return usageErrorf("scan", "--test-ca: %s holds no PEM certificate", f.testCA)
-		}
-		cfg.RootCAs = pool
 	}
 	cfg.Crawl = af.crawl
 	if cfg.Crawl == "" {
-		if cfg.Crawl, err = scan.ReadCrawl(cfg.Dir); err != nil {
+		if cfg.Crawl, err = scan.ResumeCrawl(cfg.Dir, time.Now()); err != nil {
 			return fmt.Errorf("reading %s: %w", cfg.Dir, err)
 		}
-	}
-	if cfg.Crawl == "" {
-		cfg.Crawl = "scan-" + time.Now().UTC().Format("2006-01-02")
 	}
 	if !af.quiet && m.StderrIsTerminal {
 		cfg.Progress = m.Stderr
 	}
 	if err := cfg.Validate(); err != nil {
-		return usageErrorf("scan", "%v", err)
+		return cli.Usagef("scan", "%v", err)
 	}
 
 	var hosts []string
@@ -171,7 +137,7 @@ func (m *Main) runScan(ctx context.Context, f scanFlags, args, cmdline []string)
 		hosts = append(hosts, sites...)
 	}
 	if len(hosts) == 0 {
-		return usageErrorf("scan", "no hosts to scan: give HOST arguments or --sites FILE")
+		return cli.Usagef("scan", "no hosts to scan: give HOST arguments or --sites FILE")
 	}
 
 	sum, err := scan.Run(ctx, cfg, hosts)

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
-	"strings"
 
+	"github.com/robotstat/robotstat/internal/cli"
+	"github.com/robotstat/robotstat/internal/profile"
 	"github.com/robotstat/robotstat/reduce"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -19,84 +18,50 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const sitesUsage = `Usage:
-  robotstat sites [flags] OUT_DIR
-
-Builds the sites table (one row per crawl and host: the answer that host's
-robots.txt gave in the crawl, redirects followed through the crawl's
-captures as RFC 9309 section 2.3.1 says) and the site_bots table (one row
-per site and catalog bot, the verdicts of the capture that answered) from
-every committed captures and verdicts file under OUT_DIR: several runs,
-shards written by different machines, several crawls. It replaces the
-previous build. robotstat analyze runs it at the end of a run without
---shard; after a sharded run, run it once every shard is done.
-
-sites locks OUT_DIR exclusive: it refuses to start (exit 2) while an
-analyze or compact writes into OUT_DIR, and removes, as it starts, what a
-killed robotstat left there (a killed sites build's files among them).
-
-The rules, with a worked example of each, are in schema/README.md (sites);
-scripts/sql/sites.sql is the same definition in SQL.
-
---workers N resolves N host-hash partitions at once (default: the number
-of CPUs, as analyze); each holds one partition in memory, so peak memory
-grows by about one partition's worth per worker. The tables are the same,
-row for row and in the same order, for any N.
-
-Examples:
-  robotstat sites out/
-  robotstat sites --workers 8 out/
-`
-
 func (m *Main) sites(ctx context.Context, args []string) error {
-	fs := newFlagSet("sites")
+	fs := cli.NewFlagSet("sites")
 	asJSON := fs.Bool("json", false, "print the summary as JSON on stdout")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "resolve `N` partitions at once")
-	var prof profilePaths
-	fs.StringVar(&prof.cpu, "cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
-	fs.StringVar(&prof.mutex, "mutexprofile", "", "write a profile of the build's contended locks to `FILE` (go tool pprof)")
-	fs.StringVar(&prof.block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
+	var prof profile.Paths
+	fs.StringVar(&prof.CPU, "cpuprofile", "", "write a CPU profile of the build to `FILE` (go tool pprof)")
+	fs.StringVar(&prof.Mutex, "mutexprofile", "", "write a profile of the build's contended locks to `FILE` (go tool pprof)")
+	fs.StringVar(&prof.Block, "blockprofile", "", "write a profile of where the build's goroutines waited to `FILE` (go tool pprof)")
 	pos, err := parseFlags(fs, args, m.Stdout, sitesUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) != 1 {
-		return usageErrorf("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
+		return cli.Usagef("sites", "need one OUT_DIR (the --out folder of robotstat analyze), got %d arguments", len(pos))
 	}
 	if *workers < 1 {
-		return usageErrorf("sites", "--workers must be at least 1, got %d", *workers)
+		return cli.Usagef("sites", "--workers must be at least 1, got %d", *workers)
 	}
 	dir := pos[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("sites", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("sites", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	if _, err := schema.TableFiles(dir, schema.Captures); errors.Is(err, schema.ErrNoTable) {
-		return usageErrorf("sites", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
+		return cli.Usagef("sites", "%s is not a robotstat output: it has no captures folder; write one with robotstat analyze --out %s", dir, dir)
 	}
 	unlock, err := m.lockOut("sites", dir, true)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	p, err := startProfile(prof)
+	p, err := profile.Start(prof)
 	if err != nil {
 		return err
 	}
-	defer p.stop()
+	defer p.Stop()
 	sum, err := m.buildSites(ctx, dir, *workers)
 	if err != nil {
 		return err
 	}
-	if err := p.stop(); err != nil {
+	if err := p.Stop(); err != nil {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(m.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
+		if err := cli.WriteJSON(m.Stdout, sum); err != nil {
 			return fmt.Errorf("writing the summary: %w", err)
 		}
 	}
@@ -113,39 +78,6 @@ func (m *Main) buildSites(ctx context.Context, dir string, workers int) (reduce.
 		}
 		return sum, fmt.Errorf("sites: %w", err)
 	}
-	printSites(m.Stderr, dir, sum)
+	sum.WriteText(m.Stderr, dir)
 	return sum, nil
-}
-
-// printSites writes one line per crawl: its sites by outcome.
-func printSites(w io.Writer, dir string, sum reduce.Summary) {
-	for _, warn := range sum.Warnings {
-		fmt.Fprintf(w, "robotstat: sites: %s\n", warn)
-	}
-	for _, c := range sum.Crawls {
-		crawl := c.Crawl
-		if crawl == "" {
-			crawl = "(unknown crawl)"
-		}
-		var parts []string
-		for _, o := range []string{schema.OutcomeParsed, schema.OutcomeUnavailable, schema.OutcomeUnreachable, schema.OutcomeUnresolved} {
-			parts = append(parts, fmt.Sprintf("%d %s", c.ByOutcome[o], o))
-		}
-		date := c.Date
-		if date == "" {
-			date = "no date"
-		}
-		fmt.Fprintf(w, "robotstat: sites of %s (%s): %d sites from %d captures: %s\n", crawl, date, c.Sites, c.Captures, strings.Join(parts, ", "))
-	}
-	if len(sum.Crawls) == 0 {
-		fmt.Fprintf(w, "robotstat: sites: %s holds no committed captures\n", dir)
-		return
-	}
-	h := sum.History
-	if h == nil {
-		fmt.Fprintf(w, "robotstat: site_history: not built (one crawl; it is built once the dataset holds two)\n")
-		return
-	}
-	fmt.Fprintf(w, "robotstat: site_history: %d hosts over %d crawls, %d of them parsed sites in every crawl (the panel of robotstat report --panel)\n",
-		h.Hosts, h.Crawls, h.Panel)
 }

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
 
+	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
 	"github.com/robotstat/robotstat/runs"
-	"github.com/robotstat/robotstat/schema"
 )
 
 func init() {
@@ -19,37 +15,8 @@ func init() {
 		exits: []int{ExitOK, ExitUsage, ExitInterrupted}})
 }
 
-const statusUsage = `Usage:
-  robotstat status [flags] OUT_DIR [INPUT...]
-
-Reads the completion records under OUT_DIR (robotstat analyze writes one per
-input it commits) and says, for every input, whether it is done, failed (it
-could not be read at all), or partial (it failed after some of its captures
-were read; those are kept), with the error. Given the INPUTs of the analyze
-command (the same files, folders, manifests, crawl names or URLs, with the
-same --manifest-base, --cc-base, --sample, --segments and --shard), it also
-lists the inputs left: those without a record, which a rerun of that command
-reads. A rerun reads the failed and partial ones again too.
-
-It checks that every committed file is there with the size its record
-says (--verify: and the rows), and names each damaged one (deleted,
-emptied, cut) with what to run to make it whole; readers refuse a table
-with a damaged file.
-
-It also counts the files a killed robotstat left (a commit or compaction
-killed between its renames and its record, or before it removed what it
-replaced): robotstat's readers skip them, a query that globs *.parquet
-does not, and the next analyze, sites or compact into OUT_DIR removes them
-first thing. status itself writes nothing.
-
-Examples:
-  robotstat status out/
-  robotstat status out/ CC-MAIN-2024-33 --sample 20
-  robotstat status --json out/ robotstxt.paths.gz --manifest-base https://data.commoncrawl.org/
-`
-
 func (m *Main) status(ctx context.Context, args []string) error {
-	fs := newFlagSet("status")
+	fs := cli.NewFlagSet("status")
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	manifestBase := fs.String("manifest-base", "", "as for analyze: `URL` or folder prefixed to relative lines of a manifest")
 	shardFlag := fs.String("shard", "", "as for analyze: only the inputs of shard `i/n`, or auto")
@@ -58,25 +25,20 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	crawls.register(fs)
 	pos, err := parseFlags(fs, args, m.Stdout, statusUsage)
 	if err != nil {
-		if errors.Is(err, errHelp) {
-			return nil
-		}
-		return err
+		return cli.IgnoreHelp(err)
 	}
 	if len(pos) == 0 {
-		return usageErrorf("status", "need the OUT_DIR of robotstat analyze")
+		return cli.Usagef("status", "need the OUT_DIR of robotstat analyze")
 	}
 	dir, inputs := pos[0], pos[1:]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageErrorf("status", "%s is not a folder; give the --out folder of robotstat analyze", dir)
+		return cli.Usagef("status", "%s is not a folder; give the --out folder of robotstat analyze", dir)
 	}
 	var units []pipeline.Unit
 	if len(inputs) > 0 {
-		var shard pipeline.Shard
-		if *shardFlag != "" {
-			if shard, err = pipeline.ParseShard(*shardFlag, m.getenv); err != nil {
-				return usageErrorf("status", "--shard: %v", err)
-			}
+		shard, err := pipeline.ParseShard(*shardFlag, m.getenv) // "": no shard
+		if err != nil {
+			return cli.Usagef("status", "--shard: %v", err)
 		}
 		pc := pipeline.Config{ManifestBase: *manifestBase, Shard: shard, Stdin: m.Stdin}
 		if err := crawls.apply("status", &pc, inputs, "", m.Getenv); err != nil {
@@ -92,63 +54,14 @@ func (m *Main) status(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
-	out := &errWriter{w: m.Stdout}
+	out := &cli.ErrWriter{W: m.Stdout}
 	if *asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		cli.WriteJSON(out, rep) // its error is out's, checked below
 	} else {
-		printStatus(out, rep)
+		rep.WriteText(out)
 	}
-	if out.err != nil {
-		return fmt.Errorf("status: writing: %w", out.err)
+	if out.Err != nil {
+		return fmt.Errorf("status: writing: %w", out.Err)
 	}
 	return nil
-}
-
-// printStatus writes the report as text: the counts, then every input
-// that is not done.
-func printStatus(w io.Writer, r *runs.Status) {
-	damaged := ""
-	if n := r.Counts[runs.StateDamaged]; n > 0 {
-		damaged = fmt.Sprintf(", %d damaged", n)
-	}
-	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left%s; sites %s\n", r.Dir,
-		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[runs.StatePartial], r.Counts[runs.StateLeft], damaged, r.Sites)
-	for _, in := range r.Inputs {
-		if c := in.Panel; c != nil && c.Months == nil { // a Wayback site's: summed by month below
-			fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
-		}
-		switch in.State {
-		case schema.RecordDone:
-		case runs.StateLeft:
-			fmt.Fprintf(w, "left     %s\n", in.Input)
-		case runs.StateDamaged:
-			fmt.Fprintf(w, "damaged  %s: %s\n", in.Input, in.Error)
-		default:
-			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
-		}
-	}
-	for _, c := range r.WaybackMonths {
-		fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
-	}
-	for _, d := range r.Damaged {
-		fmt.Fprintf(w, "damaged  %s: %s: %s\n", d.Path, d.Why, d.Redo)
-	}
-	if len(r.Conflicts) > 0 {
-		fmt.Fprintf(w, "conflict: %d %s committed again after robotstat compact merged %s rows, which are now in two places (%s); readers refuse %s: analyze the inputs into a fresh --out\n",
-			len(r.Conflicts), plural(len(r.Conflicts), "run", "runs"), plural(len(r.Conflicts), "its", "their"), strings.Join(r.Conflicts, ", "), r.Dir)
-	}
-	if l := r.Leftovers; l != nil {
-		ex := strings.Join(l.Examples, ", ")
-		if l.Temps+l.Visible() > len(l.Examples) {
-			ex += ", ..."
-		}
-		n := l.Temps + l.Visible()
-		fmt.Fprintf(w, "leftovers: %d %s a killed (or running) robotstat left: %d that no record names and %d of runs robotstat compact merged, which a query that globs *.parquet reads beside the committed files (robotstat's readers skip them), and %d hidden temporary (%s); the next robotstat analyze, sites or compact into %s removes them\n",
-			n, plural(n, "file", "files"), l.Unnamed, l.Absorbed, l.Temps, ex, r.Dir)
-	}
-	if r.Counts[schema.RecordFailed]+r.Counts[runs.StatePartial]+r.Counts[runs.StateLeft] > 0 {
-		fmt.Fprintf(w, "rerun the analyze command to read the inputs failed, partial and left; done ones are skipped\n")
-	}
 }

@@ -1,30 +1,16 @@
 package testkit
 
 import (
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/robotstat/robotstat/internal/modroot"
 )
 
 // root is the module's root, found from the working directory (a test runs
 // in its package's folder) by the go.mod file.
-var root = sync.OnceValues(func() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return "", os.ErrNotExist
-		}
-		dir = up
-	}
-})
+var root = sync.OnceValues(modroot.FromWorkingDir)
 
 // Root is the module's root folder.
 func Root(t testing.TB) string {

@@ -59,7 +59,7 @@ func makeCorpus(t *testing.T, gencorpus string) corpus {
 	}
 	generated, _ := filepath.Glob(filepath.Join(dir, "robotstxt", "*.warc.gz"))
 	fixture, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sites", "*.warc.gz"))
-	sample := filepath.Join("..", "..", "cmd", "robotstat", "sample", "robotstat-sample.warc.gz")
+	sample := filepath.Join("..", "..", "internal", "sample", "robotstat-sample.warc.gz")
 	if len(generated) != 15 || len(fixture) != 2 {
 		t.Fatalf("%d generated files, %d fixture files", len(generated), len(fixture))
 	}

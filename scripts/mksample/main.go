@@ -1,5 +1,5 @@
 // Command mksample writes robotstat's embedded sample,
-// cmd/robotstat/sample/robotstat-sample.warc.gz: a small WARC in the shape of
+// internal/sample/robotstat-sample.warc.gz: a small WARC in the shape of
 // Common Crawl's robotstxt subset (warcinfo, then request + response pairs,
 // one gzip member per record) holding
 //
@@ -33,7 +33,7 @@ import (
 
 func main() {
 	in := flag.String("heritrix", "../shared/corpus/warc/real/heritrix-2008-blackbook.warc.gz", "the Heritrix WARC to take real robots.txt responses from")
-	out := flag.String("out", "cmd/robotstat/sample/robotstat-sample.warc.gz", "where to write the sample")
+	out := flag.String("out", "internal/sample/robotstat-sample.warc.gz", "where to write the sample")
 	flag.Parse()
 	if err := run(*in, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "mksample:", err)

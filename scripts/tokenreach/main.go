@@ -57,7 +57,7 @@ func main() {
 	flag.Parse()
 	inputs := flag.Args()
 	if len(inputs) == 0 {
-		inputs = []string{"cmd/robotstat/sample/robotstat-sample.warc.gz"}
+		inputs = []string{"internal/sample/robotstat-sample.warc.gz"}
 	}
 	if err := run(*crawl, inputs); err != nil {
 		fmt.Fprintln(os.Stderr, "tokenreach:", err)

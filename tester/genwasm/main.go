@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/robotstat/robotstat/internal/modroot"
 	"github.com/robotstat/robotstat/tester/internal/wasmbuild"
 )
 
@@ -36,7 +37,7 @@ func main() {
 }
 
 func run(ctx context.Context) error {
-	mod, err := moduleDir()
+	mod, err := modroot.FromWorkingDir()
 	if err != nil {
 		return err
 	}
@@ -90,22 +91,4 @@ func run(ctx context.Context) error {
 	}
 	fmt.Printf("genwasm: %s: robotstat.wasm %d bytes, %d gzipped\n", goVersion, len(wasm), gz.Len())
 	return nil
-}
-
-// moduleDir finds the directory of go.mod above the current one.
-func moduleDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the current directory")
-		}
-		dir = parent
-	}
 }

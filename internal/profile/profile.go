@@ -1,4 +1,9 @@
-package main
+// Package profile writes the profiles robotstat's --cpuprofile,
+// --memprofile, --mutexprofile and --blockprofile ask for, around a run of
+// analyze or sites (go tool pprof reads them; scripts/bench reads the CPU
+// and mutex profiles together). Errors name the flag that asked for the
+// profile.
+package profile
 
 import (
 	"fmt"
@@ -7,9 +12,7 @@ import (
 	"runtime/pprof"
 )
 
-// profiler writes the profiles analyze's and sites' --cpuprofile,
-// --memprofile, --mutexprofile and --blockprofile ask for (go tool pprof
-// reads them). The heap profile is taken at the end of the run, after a GC,
+// Profiler writes a run's profiles. The heap profile is taken at the end of the run, after a GC,
 // with every allocation since the start sampled at the runtime's default
 // rate: its alloc_space view shows where a run allocates, inuse_space what
 // it holds at the end. The mutex profile records every contended lock
@@ -18,20 +21,24 @@ import (
 // sampled profile would hide the rare long waits that make a section
 // serial. scripts/bench reads the CPU and mutex profiles together to say
 // which share of the CPU runs where one worker at a time can run.
-type profiler struct {
+//
+// The profiles are the process's: one Profiler at a time.
+type Profiler struct {
 	cpu   *os.File
-	paths profilePaths // cleared as each profile is written
+	paths Paths // cleared as each profile is written
 }
 
-// profilePaths are the files a run's profiles go to; "" for none.
-type profilePaths struct {
-	cpu, mem, mutex, block string
+// Paths are the files a run's profiles go to; "" for none.
+type Paths struct {
+	CPU, Mem, Mutex, Block string
 }
 
-func startProfile(paths profilePaths) (*profiler, error) {
-	p := &profiler{paths: paths}
-	if paths.cpu != "" {
-		f, err := os.Create(paths.cpu)
+// Start starts the CPU profile and the mutex and block samplers that paths
+// ask for; Stop ends them and writes the profiles.
+func Start(paths Paths) (*Profiler, error) {
+	p := &Profiler{paths: paths}
+	if paths.CPU != "" {
+		f, err := os.Create(paths.CPU)
 		if err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
@@ -41,17 +48,18 @@ func startProfile(paths profilePaths) (*profiler, error) {
 		}
 		p.cpu = f
 	}
-	if paths.mutex != "" {
+	if paths.Mutex != "" {
 		runtime.SetMutexProfileFraction(1)
 	}
-	if paths.block != "" {
+	if paths.Block != "" {
 		runtime.SetBlockProfileRate(1)
 	}
 	return p, nil
 }
 
-// stop ends the CPU profile and writes the others, each once.
-func (p *profiler) stop() error {
+// Stop ends the CPU profile and writes the others, each once: a second
+// Stop (deferred, after one whose error was checked) does nothing.
+func (p *Profiler) Stop() error {
 	if p.cpu != nil {
 		pprof.StopCPUProfile()
 		if err := p.cpu.Close(); err != nil {
@@ -59,7 +67,7 @@ func (p *profiler) stop() error {
 		}
 		p.cpu = nil
 	}
-	if p.paths.mem != "" {
+	if p.paths.Mem != "" {
 		runtime.GC()
 	}
 	for _, w := range []struct {
@@ -67,9 +75,9 @@ func (p *profiler) stop() error {
 		name, flag  string
 		stopSampler func()
 	}{
-		{&p.paths.mem, "allocs", "--memprofile", func() {}},
-		{&p.paths.mutex, "mutex", "--mutexprofile", func() { runtime.SetMutexProfileFraction(0) }},
-		{&p.paths.block, "block", "--blockprofile", func() { runtime.SetBlockProfileRate(0) }},
+		{&p.paths.Mem, "allocs", "--memprofile", func() {}},
+		{&p.paths.Mutex, "mutex", "--mutexprofile", func() { runtime.SetMutexProfileFraction(0) }},
+		{&p.paths.Block, "block", "--blockprofile", func() { runtime.SetBlockProfileRate(0) }},
 	} {
 		if *w.path == "" {
 			continue
