@@ -7,7 +7,8 @@
 // from Config.CCBase, optionally sampled or cut to some segments; crawl.go),
 // or, with Config.Panel, a site list's captures of each crawl, record by
 // record, through the crawl's columnar URL index (package ccindex;
-// ccpanel.go).
+// ccpanel.go), and a site list's months out of the Wayback Machine
+// (wayback:FROM..TO: package wayback; wayback.go).
 // It fans the captures out to a bounded pool of workers. It knows nothing about
 // statistics or Parquet: consumers receive a *record.Capture and do with it what
 // they will.

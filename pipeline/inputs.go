@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/robotstat/robotstat/ccindex"
+	"github.com/robotstat/robotstat/wayback"
 )
 
 // format is what an input holds, decided by its name (the container,
@@ -29,6 +30,7 @@ const (
 	formatHostFile               // any other file: one robots.txt named by host
 	formatManifest               // .paths, .manifest (+ .gz): expanded before the run
 	formatPanel                  // a crawl read through its URL index (Config.Panel): the crawl's cc-index-table.paths.gz
+	formatWayback                // a site's months read from the Wayback Machine (Config.Panel, wayback:FROM..TO): its CDX query
 )
 
 // input is one entry of the expanded input list.
@@ -39,6 +41,8 @@ type input struct {
 	crawl  string     // the crawl it was listed by (a crawl name input), else ""
 	unit   Unit       // the unit of work it belongs to
 	state  *unitState // its unit's, once the run has selected it
+	// wayback is what a formatWayback input reads.
+	wayback *waybackInput
 }
 
 // isURL reports a remote input, read through the fetcher: http(s):// or
@@ -124,6 +128,19 @@ func (r *runner) expand(ctx context.Context, args []string) ([]input, error) {
 		return false
 	}
 	for _, a := range args {
+		if r.cfg.Panel != nil && strings.HasPrefix(a, wayback.SourcePrefix) {
+			ins, err := r.waybackInputs(a)
+			if err != nil {
+				return nil, err
+			}
+			for _, in := range ins {
+				if !dup(in.name) {
+					in.unit = unit(in.name)
+					out = append(out, in)
+				}
+			}
+			continue
+		}
 		if r.cfg.Panel != nil {
 			if !IsCrawlInput(a) {
 				return nil, fmt.Errorf("%w: panel: %s is not a crawl name (CC-MAIN-YYYY-WW)", ErrConfig, a)

@@ -27,6 +27,15 @@ type Panel struct {
 	// Hosts are the listed hosts, lower-case ASCII as NormalizeHost gives
 	// them, each once (SiteList makes them).
 	Hosts []string
+	// WaybackBase is the Wayback Machine's root a wayback:FROM..TO input
+	// is read from (wayback.DefaultBase when empty); WaybackArchive the
+	// folder its answers are archived in, one folder per site (none when
+	// empty). See wayback.go.
+	WaybackBase, WaybackArchive string
+	// WaybackUserAgent names the client to the archive (its requests
+	// carry Go's default otherwise): a product token and a contact URL,
+	// so that the archive's staff can reach a run before blocking it.
+	WaybackUserAgent string
 }
 
 // Coverage is what a panel unit found of its crawl (UnitResult.Coverage):
@@ -66,6 +75,17 @@ type Coverage struct {
 	RecordRequests  int64 `json:"record_requests"`
 	RecordBytes     int64 `json:"record_bytes"`
 	RedirectTargets int   `json:"redirect_targets"`
+
+	// A Wayback unit's (Crawl is then wayback:FROM..TO, Listed its sites'
+	// hosts, Index* its CDX queries, Record* its replays): its Sites
+	// (hosts under one wayback.SiteKey), captures whose
+	// body an earlier replay of the same URL and digest gave (Reused),
+	// answers read back from the archive folder instead of fetched
+	// (Archived), and each month's coverage.
+	Sites    int             `json:"sites,omitempty"`
+	Reused   int64           `json:"reused,omitempty"`
+	Archived int64           `json:"archived,omitempty"`
+	Months   []MonthCoverage `json:"months,omitempty"`
 }
 
 // MaxFailedHosts caps Coverage.FailedHosts.

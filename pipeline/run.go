@@ -204,8 +204,11 @@ func (r *runner) decode(ctx context.Context, in input) error {
 
 // read reads one input to its end.
 func (r *runner) read(ctx context.Context, in input) error {
-	if in.format == formatPanel {
+	switch in.format {
+	case formatPanel:
 		return r.readPanel(ctx, in)
+	case formatWayback:
+		return r.readWayback(ctx, in)
 	}
 	r.files.Add(1)
 	rc, size, err := r.open(ctx, in.name)

@@ -72,18 +72,40 @@ type ListCoverage struct {
 	Failed      int    `json:"failed"`
 }
 
-// listCoverage reads the coverage of the panel runs of ix, by crawl.
+// listCoverage reads the coverage of the panel runs of ix, by crawl. A
+// Wayback source records one run per site, with its coverage per month
+// (months: a crawl wayback-YYYY-MM each): those are summed by month.
 func listCoverage(ix *schema.Index) []ListCoverage {
 	var out []ListCoverage
+	months := map[string]int{} // crawl -> its index in out
 	for _, r := range ix.Sorted() {
 		if r.Options[schema.OptionPanelSites] == "" || len(r.Summary) == 0 {
 			continue
 		}
 		var s struct {
-			Panel *ListCoverage `json:"panel"`
+			Panel *struct {
+				ListCoverage
+				Months []ListCoverage `json:"months"`
+			} `json:"panel"`
 		}
-		if json.Unmarshal(r.Summary, &s) == nil && s.Panel != nil {
-			out = append(out, *s.Panel)
+		if json.Unmarshal(r.Summary, &s) != nil || s.Panel == nil {
+			continue
+		}
+		if s.Panel.Months == nil {
+			out = append(out, s.Panel.ListCoverage)
+			continue
+		}
+		for _, m := range s.Panel.Months {
+			i, ok := months[m.Crawl]
+			if !ok {
+				i = len(out)
+				months[m.Crawl] = i
+				out = append(out, ListCoverage{Crawl: m.Crawl})
+			}
+			out[i].Listed += m.Listed
+			out[i].Found += m.Found
+			out[i].NotCaptured += m.NotCaptured
+			out[i].Failed += m.Failed
 		}
 	}
 	slices.SortStableFunc(out, func(a, b ListCoverage) int { return strings.Compare(a.Crawl, b.Crawl) })
@@ -302,7 +324,7 @@ func (d *Data) about() [][2]string {
 		lines = append(lines, [2]string{"domains", "one site per crawl and registered domain (the domains table: the domain's own host, else its www. host, else the best rank, else the first host); sites without a registered domain are left out; first blocks and the panel still count hosts"})
 	}
 	if len(crawls) > 1 {
-		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})
+		lines = append(lines, [2]string{"dates", "a CC-MAIN-YYYY-WW crawl is dated to the Monday of ISO week WW, a wayback-YYYY-MM month to its first day, any other to the day of its median fetch (sites.crawl_date); trends run in date order"})
 	}
 	if len(d.Coverage) > 0 {
 		var parts []string

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/robotstat/robotstat/pipeline"
@@ -69,6 +70,10 @@ type Status struct {
 	// Damaged are the committed files that are missing or not what their
 	// record says, with what to run; readers refuse their tables.
 	Damaged []Damage `json:"damaged,omitempty"`
+	// WaybackMonths sums, month by month, what the Wayback units recorded
+	// (robotstat panel SITES wayback:FROM..TO, one unit per site) found
+	// of their hosts: a month's Listed hosts are those of the units done.
+	WaybackMonths []pipeline.MonthCoverage `json:"wayback_months,omitempty"`
 }
 
 // ReadStatus reads the completion records under dir and says, for every
@@ -142,6 +147,7 @@ func ReadStatusChecked(dir string, units []pipeline.Unit, rows bool) (*Status, e
 	if left.Temps+left.Visible() > 0 {
 		st.Leftovers = &left
 	}
+	st.WaybackMonths = SumMonths(st.Inputs)
 	switch {
 	case ix.Runs[reduce.RunID] == nil:
 		st.Sites = "not built"
@@ -227,4 +233,32 @@ func sitesUpToDate(ix *schema.Index) bool {
 		}
 	}
 	return true
+}
+
+// SumMonths adds up the month coverage of the inputs' Wayback units, by
+// crawl name (wayback-YYYY-MM sorts by month).
+func SumMonths(inputs []InputStatus) []pipeline.MonthCoverage {
+	by := map[string]*pipeline.MonthCoverage{}
+	var out []pipeline.MonthCoverage
+	for _, in := range inputs {
+		if in.Panel == nil {
+			continue
+		}
+		for _, m := range in.Panel.Months {
+			c := by[m.Crawl]
+			if c == nil {
+				c = &pipeline.MonthCoverage{Crawl: m.Crawl}
+				by[m.Crawl] = c
+			}
+			c.Listed += m.Listed
+			c.Found += m.Found
+			c.NotCaptured += m.NotCaptured
+			c.Failed += m.Failed
+		}
+	}
+	for _, c := range by {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b pipeline.MonthCoverage) int { return strings.Compare(a.Crawl, b.Crawl) })
+	return out
 }

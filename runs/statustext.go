@@ -19,7 +19,7 @@ func (r *Status) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s: %d inputs done, %d failed, %d partial, %d left%s; sites %s\n", r.Dir,
 		r.Counts[schema.RecordDone], r.Counts[schema.RecordFailed], r.Counts[StatePartial], r.Counts[StateLeft], damaged, r.Sites)
 	for _, in := range r.Inputs {
-		if c := in.Panel; c != nil {
+		if c := in.Panel; c != nil && c.Months == nil { // a Wayback unit's: summed by month below
 			fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
 		}
 		switch in.State {
@@ -31,6 +31,9 @@ func (r *Status) WriteText(w io.Writer) {
 		default:
 			fmt.Fprintf(w, "%-8s %s: %s (%d captures kept)\n", in.State, in.Input, in.Error, in.Captures)
 		}
+	}
+	for _, c := range r.WaybackMonths {
+		fmt.Fprintf(w, "panel    %s: %d found, %d not captured, %d failed of %d listed hosts\n", c.Crawl, c.Found, c.NotCaptured, c.Failed, c.Listed)
 	}
 	for _, d := range r.Damaged {
 		fmt.Fprintf(w, "damaged  %s: %s: %s\n", d.Path, d.Why, d.Redo)

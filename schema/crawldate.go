@@ -17,6 +17,9 @@ import (
 //     that week (CC-MAIN-2024-33 is 2024-08-12). Older names that do not
 //     have this form (CC-MAIN-2008-2009, CC-MAIN-2012) fall through to the
 //     next rule.
+//   - A month of the Wayback Machine, as robotstat panel's wayback:FROM..TO
+//     source names it (package wayback), is wayback-YYYY-MM: its date is
+//     the month's first day (wayback-2016-01 is 2016-01-01).
 //   - Any other crawl takes the UTC day of the median fetch time of its
 //     captures (the lower median: of n fetch times in order, the one at
 //     0-based position (n-1)/2, which is what DuckDB's
@@ -25,10 +28,13 @@ import (
 //   - A crawl with neither has no date; it sorts after every dated crawl.
 
 // CrawlNameDate returns the Monday of the ISO week a Common Crawl crawl
-// name CC-MAIN-YYYY-WW names, and false when crawl is not such a name or
-// the week does not exist in that ISO year (week 53 exists in some years
-// only).
+// name CC-MAIN-YYYY-WW names, or the first day of the month a Wayback
+// month wayback-YYYY-MM names, and false when crawl is neither or the week
+// does not exist in that ISO year (week 53 exists in some years only).
 func CrawlNameDate(crawl string) (time.Time, bool) {
+	if m, ok := strings.CutPrefix(crawl, "wayback-"); ok {
+		return monthDate(m)
+	}
 	rest, ok := strings.CutPrefix(crawl, "CC-MAIN-")
 	if !ok || len(rest) != 7 || rest[4] != '-' {
 		return time.Time{}, false
@@ -46,6 +52,19 @@ func CrawlNameDate(crawl string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return d, true
+}
+
+// monthDate is the first day of month YYYY-MM.
+func monthDate(s string) (time.Time, bool) {
+	if len(s) != 7 || s[4] != '-' || s[0] == '+' || s[5] == '+' {
+		return time.Time{}, false
+	}
+	year, err1 := strconv.Atoi(s[:4])
+	month, err2 := strconv.Atoi(s[5:])
+	if err1 != nil || err2 != nil || year < 1 || month < 1 || month > 12 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), 1, 0, 0, 0, 0, time.UTC), true
 }
 
 // CrawlDate returns a crawl's date by the rules above: CrawlNameDate when

@@ -30,6 +30,9 @@ func TestCrawlDate(t *testing.T) {
 		{name: "signed_week", crawl: "CC-MAIN-2024-+3", want: ""},
 		{name: "other_crawl_median_fetch_utc_day", crawl: "my-scan", fetch: fetch, want: "2025-03-09"},
 		{name: "no_name_no_fetch", crawl: "my-scan", want: ""},
+		{name: "wayback_month_first_day", crawl: "wayback-2016-01", fetch: fetch, want: "2016-01-01"},
+		{name: "wayback_december", crawl: "wayback-2026-12", want: "2026-12-01"},
+		{name: "wayback_month_13_uses_fetch", crawl: "wayback-2016-13", fetch: fetch, want: "2025-03-09"},
 		{name: "unknown_crawl", crawl: "", fetch: fetch, want: "2025-03-09"},
 	}
 	for _, tt := range tests {

@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
+	"github.com/robotstat/robotstat/wayback"
 )
 
 func init() {
@@ -28,6 +32,17 @@ var panelFlags = []string{
 type panelSpec struct {
 	file string
 	list *pipeline.SiteListFile
+
+	waybackBase, waybackArchive string // a wayback:FROM..TO source's (pipeline.Panel)
+}
+
+// pipeline is the pipeline's view of the panel.
+func (p *panelSpec) pipeline() *pipeline.Panel {
+	pp := &pipeline.Panel{Hosts: p.list.Hosts, WaybackBase: p.waybackBase, WaybackArchive: p.waybackArchive}
+	if p.waybackBase != "" {
+		pp.WaybackUserAgent = "robotstat/" + Version + " (+" + projectURL + ")"
+	}
+	return pp
 }
 
 func (m *Main) panel(ctx context.Context, args []string) error {
@@ -45,6 +60,7 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		fs.Var(fl.Value, fl.Name, usage)
 	}
 	www := fs.Bool("www", false, "also read www. + each name of the list as a site of its own")
+	waybackBase := fs.String("wayback-base", wayback.DefaultBase, "read wayback:FROM..TO from the Wayback Machine at `URL` (its cdx/search/cdx API and web/TSid_/URL replays)")
 	pos, err := parseFlags(fs, args, m.Stdout, panelUsage)
 	if err != nil {
 		return cli.IgnoreHelp(err)
@@ -53,9 +69,30 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		return cli.Usagef("panel", "need a site list and at least one crawl (CC-MAIN-YYYY-WW)")
 	}
 	sites, crawls := pos[0], pos[1:]
+	fromWayback := false
 	for _, c := range crawls {
+		if strings.HasPrefix(c, wayback.SourcePrefix) {
+			if _, err := wayback.ParseRange(c); err != nil {
+				return cli.Usagef("panel", "%v", err)
+			}
+			if fromWayback {
+				return cli.Usagef("panel", "more than one wayback:FROM..TO: a panel reads one range of months")
+			}
+			fromWayback = true
+			continue
+		}
 		if !pipeline.IsCrawlInput(c) {
-			return cli.Usagef("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW): a panel reads crawls by name", c)
+			return cli.Usagef("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW) nor wayback:YYYY-MM..YYYY-MM: a panel reads crawls by name", c)
+		}
+	}
+	if fromWayback {
+		if !strings.HasSuffix(*waybackBase, "/") {
+			*waybackBase += "/"
+		}
+		rateSet := false
+		fs.Visit(func(fl *flag.Flag) { rateSet = rateSet || fl.Name == "rate" })
+		if !rateSet {
+			f.crawls.rate = wayback.DefaultRate
 		}
 	}
 	list, err := loadWith(m, sites, func(r io.Reader) (*pipeline.SiteListFile, error) { return pipeline.ReadSiteList(r, *www) })
@@ -69,5 +106,8 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		f.sites = sites // ranks, as analyze --sites joins them
 	}
 	f.panel = &panelSpec{file: sites, list: list}
+	if fromWayback {
+		f.panel.waybackBase, f.panel.waybackArchive = *waybackBase, filepath.Join(f.out, "warc", "wayback")
+	}
 	return m.runAnalyze(ctx, f, crawls)
 }
