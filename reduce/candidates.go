@@ -106,6 +106,7 @@ type sitePicker struct {
 type rowSink interface {
 	site(schema.SiteRow) error
 	siteBots(schema.BotsBlock) error
+	historyRow(schema.SiteHistoryRow) error
 }
 
 // sites writes the sites rows of the hosts of partition p: each host's

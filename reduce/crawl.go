@@ -1,7 +1,6 @@
 package reduce
 
 import (
-	"context"
 	"time"
 
 	"github.com/robotstat/robotstat/schema"
@@ -28,16 +27,13 @@ import (
 // each with sinks of its own appended in partition order to keep the
 // output the same (parallel.go).
 type crawlRun struct {
-	ctx   context.Context
+	loop
 	crawl string
 	index int // of the crawl among the dataset's, for the history
 	parts partitioner
-	// workers is how many steps of a loop run at once (Options.Workers).
-	workers int
-	dir     string
-	out     *writer
-	hist    *history
-	date    int32 // sites.crawl_date, once stage A has read the captures
+	dir   string
+	hist  *history
+	date  int32 // sites.crawl_date, once stage A has read the captures
 	// hosts, when not nil, are the crawl's sites: a crawl read only by
 	// panels (schema.Index.PanelHosts) has its listed hosts as sites, not
 	// the hosts of the redirect targets it read for them.

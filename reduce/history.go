@@ -16,7 +16,9 @@ import (
 // byte, run-length coded), spilled by the host's hash into partitions that
 // live across crawls. Once every crawl is done, build reads one partition
 // at a time, orders each host's records by crawl date (schema.CompareCrawls)
-// and walks them bot by bot. Memory is one partition's records: about
+// and walks them bot by bot; Options.Workers partitions are built at once,
+// each a step of a loop (parallel.go), their rows applied in partition
+// order. Memory is a partition's records per worker: about
 // Options.PartitionCaptures site records (a host's sites over all crawls)
 // of some 100 bytes each, whatever the number of crawls and hosts.
 
@@ -142,9 +144,10 @@ type siteRecord struct {
 	pos int
 }
 
-// build writes the site_history rows of every partition to out. crawls are
+// build writes the site_history rows of every partition through l's
+// writer, the partitions as the steps of a loop (parallel.go). crawls are
 // the dataset's crawls by index and dates their sites.crawl_date.
-func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySummary, error) {
+func (h *history) build(l loop, crawls []string, dates []int32) (HistorySummary, error) {
 	var sum HistorySummary
 	order := make([]int, len(crawls))
 	for i := range order {
@@ -170,38 +173,49 @@ func (h *history) build(crawls []string, dates []int32, out *writer) (HistorySum
 	for i := range crawls {
 		names[i], days[i] = nullable(crawls[i]), nullable(dates[i])
 	}
-	var recs []siteRecord
+	err := l.steps(int(h.parts), nil, func(p int, o *stepOut) error {
+		n, err := h.partition(p, pos, names, days, sum.Crawls, o.rows)
+		o.n.hist = n
+		return err
+	}, func(_ int, n stepCounts) {
+		sum.Hosts += n.hist.Hosts
+		sum.Rows += n.hist.Rows
+		sum.Panel += n.hist.Panel
+	})
+	return sum, err
+}
+
+// partition writes the site_history rows of the hosts of partition p and
+// counts them (HistorySummary's Hosts, Rows and Panel). It reads h and
+// changes nothing of it: the partitions can be built at once.
+func (h *history) partition(p int, pos []int, names []*string, days []*int32, nCrawls int, out rowSink) (HistorySummary, error) {
+	var sum HistorySummary
+	recs, err := h.records(p, pos, nil)
+	if err != nil {
+		return sum, err
+	}
+	sort.Slice(recs, func(i, j int) bool {
+		if recs[i].host != recs[j].host {
+			return recs[i].host < recs[j].host
+		}
+		return recs[i].pos < recs[j].pos
+	})
 	var scratch []byte
-	for p := range int(h.parts) {
-		if err := h.ctx.Err(); err != nil {
+	for x := 0; x < len(recs); {
+		y := x + 1
+		for y < len(recs) && recs[y].host == recs[x].host {
+			y++
+		}
+		n, err := h.hostRows(recs[x:y], names, days, nCrawls, out, &scratch)
+		if err != nil {
 			return sum, err
 		}
-		var err error
-		if recs, err = h.records(p, pos, recs[:0]); err != nil {
-			return sum, err
+		sum.Hosts++
+		sum.Rows += n
+		if parsedCrawls(recs[x:y]) == nCrawls {
+			sum.Panel++
 		}
-		sort.Slice(recs, func(i, j int) bool {
-			if recs[i].host != recs[j].host {
-				return recs[i].host < recs[j].host
-			}
-			return recs[i].pos < recs[j].pos
-		})
-		for x := 0; x < len(recs); {
-			y := x + 1
-			for y < len(recs) && recs[y].host == recs[x].host {
-				y++
-			}
-			n, err := h.hostRows(recs[x:y], names, days, sum.Crawls, out, &scratch)
-			if err != nil {
-				return sum, err
-			}
-			sum.Hosts++
-			sum.Rows += n
-			if parsedCrawls(recs[x:y]) == sum.Crawls {
-				sum.Panel++
-			}
-			x = y
-		}
+		x = y
 	}
 	return sum, nil
 }
@@ -235,7 +249,7 @@ func parsedCrawls(recs []siteRecord) int {
 // hostRows writes the rows of one host, whose records (one per crawl in
 // which it is a site) come in date order; crawls and dates are the crawl
 // columns' values by crawl index.
-func (h *history) hostRows(recs []siteRecord, crawls []*string, dates []*int32, nCrawls int, out *writer, scratch *[]byte) (int64, error) {
+func (h *history) hostRows(recs []siteRecord, crawls []*string, dates []*int32, nCrawls int, out rowSink, scratch *[]byte) (int64, error) {
 	// codes[i*nb+b] is bot b's code in record i; 0xff where the record's
 	// catalog lacks the bot.
 	nb := len(h.bots)

@@ -1,6 +1,9 @@
 package reduce
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // Running the steps of a loop at once (Options.Workers).
 //
@@ -22,6 +25,15 @@ import "sync"
 // The loops that read the crawl's files (stage A's captures, stage D's
 // verdicts) have a step per row group of the files instead of one per
 // partition: the same machinery, in file and row group order.
+
+// loop runs the steps of a loop: the crawl's stages and the history's
+// build.
+type loop struct {
+	ctx context.Context
+	// workers is how many steps of a loop run at once (Options.Workers).
+	workers int
+	out     *writer
+}
 
 // stepOut is what one step writes: records for each output spill and rows.
 // With one worker its sinks are the spills themselves; its rows go through
@@ -45,6 +57,7 @@ type stepOut struct {
 type stepCounts struct {
 	sites siteCounts
 	bots  botsCounts
+	hist  HistorySummary // Hosts, Panel and Rows
 }
 
 // bufSink holds a step's records for one spill, each partition's as the
@@ -94,7 +107,7 @@ func (b *bufSink) drainTo(s *spill) error {
 // then, in step order, applies each (out.apply) and calls done with its
 // counts. The first error stops the loop: no step is
 // started after it, and it is returned once the running ones are done.
-func (c *crawlRun) steps(n int, outs []*spill, step func(p int, out *stepOut) error, done func(p int, n stepCounts)) error {
+func (c loop) steps(n int, outs []*spill, step func(p int, out *stepOut) error, done func(p int, n stepCounts)) error {
 	workers := max(c.workers, 1)
 	if workers == 1 || n <= 1 {
 		// One step after the other, through the same held writers as at

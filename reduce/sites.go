@@ -128,7 +128,7 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 	for ci, crawl := range crawls {
 		files := filesOf(in.captures, crawl)
 		p := partitionsFor(in.rowsOf(files), int64(o.PartitionCaptures), maxPartitions)
-		c := &crawlRun{ctx: ctx, crawl: crawl, index: ci, parts: partitioner(p), workers: o.Workers, dir: tmp, out: out, hist: hist,
+		c := &crawlRun{loop: loop{ctx: ctx, workers: o.Workers, out: out}, crawl: crawl, index: ci, parts: partitioner(p), dir: tmp, hist: hist,
 			hosts: in.panels[crawl]}
 		cs, warns, err := c.run(files, filesOf(in.verdicts, crawl))
 		if err != nil {
@@ -140,7 +140,7 @@ func Sites(ctx context.Context, o Options) (Summary, error) {
 		sum.Warnings = append(sum.Warnings, warns...)
 	}
 	if hist != nil {
-		hs, err := hist.build(crawls, dates, out)
+		hs, err := hist.build(loop{ctx: ctx, workers: o.Workers, out: out}, crawls, dates)
 		if err != nil {
 			return sum, err
 		}

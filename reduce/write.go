@@ -13,13 +13,17 @@ import "github.com/robotstat/robotstat/schema"
 // to the tables in partition order, so that the encoding is the step's
 // and the rows come in the same order for any number of workers.
 type writer struct {
-	sitesT      *schema.TableWriter[schema.SiteRow]
-	botsT       *schema.TableWriter[schema.SiteBotRow]
-	sites       interface{ Write([]schema.SiteRow) error }
-	bots        *schema.LocalWriter[schema.SiteBotRow]
-	history     *schema.TableWriter[schema.SiteHistoryRow]
-	domains     *schema.TableWriter[schema.DomainRow] // nil in a held writer: domains are written after the steps
-	heldSites   *schema.LocalWriter[schema.SiteRow]   // a held writer's; nil otherwise
+	sitesT   *schema.TableWriter[schema.SiteRow]
+	botsT    *schema.TableWriter[schema.SiteBotRow]
+	sites    interface{ Write([]schema.SiteRow) error }
+	bots     *schema.LocalWriter[schema.SiteBotRow]
+	historyT *schema.TableWriter[schema.SiteHistoryRow]
+	history  interface {
+		Write([]schema.SiteHistoryRow) error
+	}
+	domains     *schema.TableWriter[schema.DomainRow]      // nil in a held writer: domains reach the tables through apply
+	heldSites   *schema.LocalWriter[schema.SiteRow]        // a held writer's; nil otherwise
+	heldHistory *schema.LocalWriter[schema.SiteHistoryRow] // a held writer's; nil otherwise
 	siteRows    []schema.SiteRow
 	domainRows  []schema.DomainRow
 	blocks      []schema.BotsBlock
@@ -28,16 +32,17 @@ type writer struct {
 
 func newWriter(ds *schema.Dataset) *writer {
 	w := &writer{sitesT: schema.WriterOf[schema.SiteRow](ds), botsT: schema.WriterOf[schema.SiteBotRow](ds),
-		history: schema.WriterOf[schema.SiteHistoryRow](ds), domains: schema.WriterOf[schema.DomainRow](ds)}
-	w.sites, w.bots = w.sitesT, w.botsT.Local()
+		historyT: schema.WriterOf[schema.SiteHistoryRow](ds), domains: schema.WriterOf[schema.DomainRow](ds)}
+	w.sites, w.bots, w.history = w.sitesT, w.botsT.Local(), w.historyT
 	return w
 }
 
 // held returns a writer of sites and site_bots rows for one step, whose
 // row groups reach the tables at release.
 func (w *writer) held() *writer {
-	h := &writer{sitesT: w.sitesT, botsT: w.botsT, heldSites: w.sitesT.Held(), bots: w.botsT.Held()}
-	h.sites = h.heldSites
+	h := &writer{sitesT: w.sitesT, botsT: w.botsT, historyT: w.historyT,
+		heldSites: w.sitesT.Held(), bots: w.botsT.Held(), heldHistory: w.historyT.Held()}
+	h.sites, h.history = h.heldSites, h.heldHistory
 	return h
 }
 
@@ -49,12 +54,18 @@ func (w *writer) seal() error {
 	if err := w.heldSites.Seal(); err != nil {
 		return err
 	}
+	if err := w.heldHistory.Seal(); err != nil {
+		return err
+	}
 	return w.bots.Seal()
 }
 
 // release hands a held writer's row groups to the tables.
 func (w *writer) release() error {
 	if err := w.heldSites.Release(); err != nil {
+		return err
+	}
+	if err := w.heldHistory.Release(); err != nil {
 		return err
 	}
 	return w.bots.Release()
