@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/robotstat/robotstat/internal/weburl"
+	"github.com/robotstat/robotstat/wayback"
 )
 
 // Panel makes a run read a site list's captures out of crawls by name
@@ -143,4 +146,36 @@ func (p *Panel) validate() error {
 		}
 	}
 	return nil
+}
+
+// CheckPanelSources checks what a panel is asked to read: Common Crawl
+// crawls by name (CC-MAIN-YYYY-WW) and at most one wayback:FROM..TO range
+// of months, and says whether the range is among them.
+func CheckPanelSources(sources []string) (fromWayback bool, err error) {
+	for _, c := range sources {
+		if strings.HasPrefix(c, wayback.SourcePrefix) {
+			if _, err := wayback.ParseRange(c); err != nil {
+				return false, err
+			}
+			if fromWayback {
+				return false, errors.New("more than one wayback:FROM..TO: a panel reads one range of months")
+			}
+			fromWayback = true
+			continue
+		}
+		if !IsCrawlInput(c) {
+			return false, fmt.Errorf("%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW) nor wayback:YYYY-MM..YYYY-MM: a panel reads crawls by name", c)
+		}
+	}
+	return fromWayback, nil
+}
+
+// WaybackPanel returns the panel of hosts read from the Wayback Machine at
+// base (a root URL, with or without its final slash), its answers archived
+// under out/warc/wayback, its requests naming the client as userAgent.
+func WaybackPanel(hosts []string, base, out, userAgent string) *Panel {
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return &Panel{Hosts: hosts, WaybackBase: base, WaybackArchive: filepath.Join(out, "warc", "wayback"), WaybackUserAgent: userAgent}
 }

@@ -250,7 +250,7 @@ func (m *Main) analyzeConfig(f *analyzeFlags, inputs []string) (runs.Config, err
 	}
 	m.withRetryDelays(&cfg.Pipeline)
 	if f.panel != nil {
-		cfg.Pipeline.Panel = f.panel.pipeline()
+		cfg.Pipeline.Panel = f.panel.pipeline
 	}
 	if !f.quiet && m.StderrIsTerminal {
 		cfg.Pipeline.Progress = m.Stderr

@@ -16,7 +16,6 @@ import (
 
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/internal/textesc"
-	"github.com/robotstat/robotstat/internal/words"
 	"github.com/robotstat/robotstat/pipeline"
 )
 
@@ -76,13 +75,8 @@ func NewMain() *Main {
 		Stdout:           os.Stdout,
 		Stderr:           os.Stderr,
 		Getenv:           os.Getenv,
-		StderrIsTerminal: isTerminal(os.Stderr),
+		StderrIsTerminal: cli.IsTerminal(os.Stderr),
 	}
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // command is one subcommand.
@@ -174,6 +168,3 @@ func (m *Main) getenv(key string) string {
 	}
 	return m.Getenv(key)
 }
-
-// plural returns one when n is 1, else many.
-var plural = words.Plural

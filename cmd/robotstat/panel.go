@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/robotstat/robotstat/internal/cli"
 	"github.com/robotstat/robotstat/pipeline"
@@ -30,19 +27,9 @@ var panelFlags = []string{
 
 // panelSpec is a panel's site list, read (panel.go's part of runAnalyze).
 type panelSpec struct {
-	file string
-	list *pipeline.SiteListFile
-
-	waybackBase, waybackArchive string // a wayback:FROM..TO source's (pipeline.Panel)
-}
-
-// pipeline is the pipeline's view of the panel.
-func (p *panelSpec) pipeline() *pipeline.Panel {
-	pp := &pipeline.Panel{Hosts: p.list.Hosts, WaybackBase: p.waybackBase, WaybackArchive: p.waybackArchive}
-	if p.waybackBase != "" {
-		pp.WaybackUserAgent = "robotstat/" + Version + " (+" + projectURL + ")"
-	}
-	return pp
+	file     string
+	list     *pipeline.SiteListFile
+	pipeline *pipeline.Panel
 }
 
 func (m *Main) panel(ctx context.Context, args []string) error {
@@ -69,31 +56,12 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 		return cli.Usagef("panel", "need a site list and at least one crawl (CC-MAIN-YYYY-WW)")
 	}
 	sites, crawls := pos[0], pos[1:]
-	fromWayback := false
-	for _, c := range crawls {
-		if strings.HasPrefix(c, wayback.SourcePrefix) {
-			if _, err := wayback.ParseRange(c); err != nil {
-				return cli.Usagef("panel", "%v", err)
-			}
-			if fromWayback {
-				return cli.Usagef("panel", "more than one wayback:FROM..TO: a panel reads one range of months")
-			}
-			fromWayback = true
-			continue
-		}
-		if !pipeline.IsCrawlInput(c) {
-			return cli.Usagef("panel", "%q is not a Common Crawl crawl name (CC-MAIN-YYYY-WW) nor wayback:YYYY-MM..YYYY-MM: a panel reads crawls by name", c)
-		}
+	fromWayback, err := pipeline.CheckPanelSources(crawls)
+	if err != nil {
+		return cli.Usagef("panel", "%v", err)
 	}
-	if fromWayback {
-		if !strings.HasSuffix(*waybackBase, "/") {
-			*waybackBase += "/"
-		}
-		rateSet := false
-		fs.Visit(func(fl *flag.Flag) { rateSet = rateSet || fl.Name == "rate" })
-		if !rateSet {
-			f.crawls.rate = wayback.DefaultRate
-		}
+	if fromWayback && !cli.Set(fs, "rate") {
+		f.crawls.rate = wayback.DefaultRate
 	}
 	list, err := loadWith(m, sites, func(r io.Reader) (*pipeline.SiteListFile, error) { return pipeline.ReadSiteList(r, *www) })
 	if err != nil {
@@ -105,9 +73,9 @@ func (m *Main) panel(ctx context.Context, args []string) error {
 	if list.Ranked {
 		f.sites = sites // ranks, as analyze --sites joins them
 	}
-	f.panel = &panelSpec{file: sites, list: list}
+	f.panel = &panelSpec{file: sites, list: list, pipeline: &pipeline.Panel{Hosts: list.Hosts}}
 	if fromWayback {
-		f.panel.waybackBase, f.panel.waybackArchive = *waybackBase, filepath.Join(f.out, "warc", "wayback")
+		f.panel.pipeline = pipeline.WaybackPanel(list.Hosts, *waybackBase, f.out, "robotstat/"+Version+" (+"+projectURL+")")
 	}
 	return m.runAnalyze(ctx, f, crawls)
 }

@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,4 +232,18 @@ func (e *ErrWriter) Write(p []byte) (int, error) {
 	n, err := e.W.Write(p)
 	e.Err = err
 	return n, err
+}
+
+// Set says whether the flag name was given on the command line of fs.
+func Set(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// IsTerminal says whether f is a terminal (a character device), where
+// progress lines may redraw themselves.
+func IsTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

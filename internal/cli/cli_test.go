@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -170,5 +171,36 @@ func TestExitCodeHelp(t *testing.T) {
 	}
 	if got, want := ExitCodeHelp(all, []int{130, 0}), "Exit codes:\n  0    ok\n  130  interrupted\n"; got != want {
 		t.Errorf("some:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSetAndIsTerminal: Set tells a flag given from one left at its
+// default; a regular file is no terminal, /dev/null (a character device)
+// counts as one.
+func TestSetAndIsTerminal(t *testing.T) {
+	fs := NewFlagSet("cmd")
+	fs.Float64("rate", 1, "")
+	fs.Bool("www", false, "")
+	if err := fs.Parse([]string{"--www"}); err != nil {
+		t.Fatal(err)
+	}
+	if !Set(fs, "www") || Set(fs, "rate") {
+		t.Errorf("Set: www %v, rate %v; want true, false", Set(fs, "www"), Set(fs, "rate"))
+	}
+	f, err := os.CreateTemp(t.TempDir(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) {
+		t.Error("a regular file counts as a terminal")
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer null.Close()
+	if !IsTerminal(null) {
+		t.Errorf("%s is no character device", os.DevNull)
 	}
 }
