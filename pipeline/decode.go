@@ -115,6 +115,17 @@ var decoderPool = sync.Pool{New: func() any { return &decoder{wr: warc.NewReader
 // warcinfoLimit caps the warcinfo block read for isPartOf.
 const warcinfoLimit = 64 << 10
 
+// warcReader returns the decoder's WARC reader, reset to read its
+// stream, its errors located in the input and reported as the decoder's.
+func (d *decoder) warcReader() *warc.Reader {
+	wr := d.wr
+	wr.Reset(&d.s)
+	wr.Locate = d.s.offsetAt
+	wr.Boundary = d.s.boundaryAfter
+	wr.Report = d.warcErr
+	return wr
+}
+
 // warc reads a WARC input: records are framed here, response and resource
 // blocks that count go to the workers as they are stored.
 func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
@@ -122,11 +133,7 @@ func (d *decoder) warc(ctx context.Context, rc io.Reader) error {
 	if err := d.open(ctx, rc); err != nil {
 		return err
 	}
-	wr := d.wr
-	wr.Reset(&d.s)
-	wr.Locate = d.s.offsetAt
-	wr.Boundary = d.s.boundaryAfter
-	wr.Report = d.warcErr
+	wr := d.warcReader()
 	crawl := src.crawl
 	all := r.cfg.Responses == ResponsesAll || (r.cfg.Responses == ResponsesAuto && isRobotstxtSource(src.name))
 	// Records counts every record header found, malformed ones included.

@@ -195,11 +195,7 @@ func (r *runner) decodeWayback(ctx context.Context, d *decoder, src *source, c w
 	if err := d.s.reset(bytes.NewReader(c.Record), nil); err != nil {
 		return err
 	}
-	wr := d.wr
-	wr.Reset(&d.s)
-	wr.Locate = d.s.offsetAt
-	wr.Boundary = d.s.boundaryAfter
-	wr.Report = d.warcErr
+	wr := d.warcReader()
 	if !wr.Next() {
 		if err := wr.Err(); err != nil {
 			return err

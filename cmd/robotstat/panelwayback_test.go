@@ -279,25 +279,7 @@ func TestPanelWaybackKilled(t *testing.T) {
 		before := len(srv.Log())
 		out := filepath.Join(t.TempDir(), "killed")
 		kills := 1 + i%2
-		for k := range kills {
-			cmd := panel(out)
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			at := time.Duration(r.Int64N(int64(took)))
-			time.Sleep(at)
-			err := testkit.Kill(cmd)
-			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
-		}
-		if msg, err := panel(out).CombinedOutput(); err != nil {
-			t.Fatalf("round %d: rerun: %v\n%s", i, err, msg)
-		}
-		got := panelTables(t, out, all)
-		for tb, w := range want {
-			if !slices.Equal(got[tb], w) {
-				t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
-			}
-		}
+		killedPanel(t, i, kills, r, took, panel, out, want)
 		// Each kill loses at most the requests then in flight: one per
 		// site being read, at most --downloads (4) at once.
 		log := srv.Log()[before:]
