@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/warc"
 )
 
 // hostLocks serialises fetches per host: a fetch holds the stripe of its
@@ -147,16 +148,16 @@ func bracket(host string) string {
 // returns their ids ("" for a record not written).
 func (w *worker) writeFetch(ctx context.Context, f *fetched) (reqID, respID string, err error) {
 	if f.request != nil {
-		reqID = newRecordID()
-		h := recordHeader{Type: typeRequest, ID: reqID, Date: f.date, TargetURI: f.url, IP: f.ip, ContentType: mediaRequest}
+		reqID = warc.NewRecordID()
+		h := warc.RecordHeader{Type: typeRequest, ID: reqID, Date: f.date, TargetURI: f.url, IP: f.ip, ContentType: mediaRequest}
 		if err := w.s.send(ctx, &h, f.request); err != nil {
 			return "", "", err
 		}
 	}
 	if f.response != nil {
-		respID = newRecordID()
-		h := recordHeader{Type: typeResponse, ID: respID, Date: f.date, TargetURI: f.url, IP: f.ip,
-			ConcurrentTo: reqID, ContentType: mediaResponse, PayloadDigest: sha1Digest(f.payload(&w.scratch))}
+		respID = warc.NewRecordID()
+		h := warc.RecordHeader{Type: typeResponse, ID: respID, Date: f.date, TargetURI: f.url, IP: f.ip,
+			ConcurrentTo: reqID, ContentType: mediaResponse, PayloadDigest: warc.SHA1Digest(f.payload(&w.scratch))}
 		if cap(w.scratch) > keepBuffer {
 			w.scratch = nil
 		}
@@ -177,7 +178,7 @@ func (w *worker) writeFailure(ctx context.Context, f *fetched, reqID, next strin
 	w.fld.b = w.fld.b[:0]
 	w.failureFields(f.fail.kind, f.fail.detail, f)
 	w.fld.add("next", next)
-	h := recordHeader{Type: typeMetadata, ID: newRecordID(), Date: f.date, TargetURI: f.url, IP: f.ip,
+	h := warc.RecordHeader{Type: typeMetadata, ID: warc.NewRecordID(), Date: f.date, TargetURI: f.url, IP: f.ip,
 		ConcurrentTo: reqID, ContentType: mediaFields}
 	w.s.failures[kindIndex(f.fail.kind)].Add(1)
 	return w.s.send(ctx, &h, w.fld.b)
@@ -202,7 +203,7 @@ func (w *worker) writeEnd(ctx context.Context, host string, e *end) error {
 	w.fld.add("host", host)
 	w.fld.add("outcome", e.outcome.String())
 	w.fld.addInt("fetches", int64(e.fetches))
-	h := recordHeader{Type: typeMetadata, ID: newRecordID(), Date: f.date, TargetURI: f.url, IP: f.ip, ContentType: mediaFields}
+	h := warc.RecordHeader{Type: typeMetadata, ID: warc.NewRecordID(), Date: f.date, TargetURI: f.url, IP: f.ip, ContentType: mediaFields}
 	if f.fail == nil {
 		h.RefersTo = e.settled
 		w.fld.addInt("status", int64(f.status))

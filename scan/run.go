@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/robotstat/robotstat/parse"
+	"github.com/robotstat/robotstat/warc"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -62,7 +63,7 @@ type scanner struct {
 	locks    hostLocks
 	out      chan []byte // gzip members to the writer, in order
 	pool     sync.Pool   // member buffers
-	encoders sync.Pool   // *encoder
+	encoders sync.Pool   // *warc.Encoder
 
 	fetches   atomic.Int64
 	hostsDone atomic.Int64
@@ -74,16 +75,16 @@ type scanner struct {
 // not owned by workers: a compressor's state is about 1 MiB, and a worker
 // encodes for a moment between fetches (with one encoder per worker, 256
 // workers held 356 MiB at their peak).
-func (s *scanner) send(ctx context.Context, h *recordHeader, parts ...[]byte) error {
+func (s *scanner) send(ctx context.Context, h *warc.RecordHeader, parts ...[]byte) error {
 	var buf []byte
 	if p, ok := s.pool.Get().(*[]byte); ok {
 		buf = (*p)[:0]
 	}
-	enc, _ := s.encoders.Get().(*encoder)
+	enc, _ := s.encoders.Get().(*warc.Encoder)
 	if enc == nil {
-		enc = newEncoder()
+		enc = warc.NewEncoder()
 	}
-	m := enc.member(buf, h, parts...)
+	m := enc.Member(buf, h, parts...)
 	s.encoders.Put(enc)
 	select {
 	case s.out <- m:

@@ -73,7 +73,7 @@ func readRecords(t testing.TB, dir string) []testRecord {
 			if int64(len(r.block)) != h.ContentLength || wr.Truncated() {
 				t.Errorf("%s: record %d: block of %d bytes, Content-Length %d", name, wr.Index(), len(r.block), h.ContentLength)
 			}
-			if got, want := headerField(raw, "WARC-Block-Digest"), sha1Digest(r.block); got != want {
+			if got, want := headerField(raw, "WARC-Block-Digest"), warc.SHA1Digest(r.block); got != want {
 				t.Errorf("%s: record %d: block digest %s, computed %s", name, wr.Index(), got, want)
 			}
 			if r.typ == typeResponse {

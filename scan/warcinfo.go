@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"github.com/robotstat/robotstat/warc"
 	"hash/maphash"
 	"strconv"
 	"strings"
@@ -23,8 +24,8 @@ func (s *scanner) warcinfo(name string) []byte {
 		f.add("operator", op)
 	}
 	f.add("options", c.Options)
-	h := recordHeader{Type: typeWarcinfo, ID: newRecordID(), Date: s.fetcher.now(), Filename: name, ContentType: mediaFields}
-	return newEncoder().member(nil, &h, f.b)
+	h := warc.RecordHeader{Type: typeWarcinfo, ID: warc.NewRecordID(), Date: s.fetcher.now(), Filename: name, ContentType: mediaFields}
+	return warc.NewEncoder().Member(nil, &h, f.b)
 }
 
 // sizeText writes a byte count as the description says it: in KiB when it

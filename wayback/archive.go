@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha1"
-	"encoding/base32"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/robotstat/robotstat/warc"
 )
 
 // A Response is an answer of the archive: the CDX API's, a replay's, or
@@ -32,14 +36,9 @@ type Response struct {
 // status and headers are the capture's, not the archive's.
 func (r *Response) memento() bool { return r.Header.Get("Memento-Datetime") != "" }
 
-// Digest is the CDX form of a payload's digest: base32 SHA-1.
-func Digest(body []byte) string {
-	d := sha1.Sum(body)
-	return base32.StdEncoding.EncodeToString(d[:])
-}
-
-// warcDate writes a WARC-Date (WARC 1.1 §5.4).
-func warcDate(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+// Digest is the CDX form of a payload's digest: base32 SHA-1, as
+// warc.SHA1Digest writes it without its "sha1:".
+func Digest(body []byte) string { return strings.TrimPrefix(warc.SHA1Digest(body), "sha1:") }
 
 // recordID is a record's id, derived from what it holds so that a rerun
 // writes the same bytes.
@@ -49,22 +48,17 @@ func recordID(parts ...string) string {
 		io.WriteString(h, p)
 		h.Write([]byte{0})
 	}
-	s := hex.EncodeToString(h.Sum(nil))
-	return "<urn:uuid:" + s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:32] + ">"
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	return warc.UUID(u)
 }
 
 // httpBlock writes a response as an HTTP/1.1 message: its status line,
-// header fields in name order (minus drop) and body.
-func httpBlock(status int, h http.Header, body []byte, drop func(name string) bool) []byte {
+// header fields in name order and body.
+func httpBlock(status int, h http.Header, body []byte) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		if drop == nil || !drop(k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(h))
 	for _, k := range keys {
 		for _, v := range h[k] {
 			b.WriteString(k + ": " + strings.NewReplacer("\r", " ", "\n", " ").Replace(v) + "\r\n")
@@ -75,24 +69,16 @@ func httpBlock(status int, h http.Header, body []byte, drop func(name string) bo
 	return b.Bytes()
 }
 
-// Record writes a WARC/1.1 response record (uncompressed) of block, an
-// HTTP response, as fetched from target at date; extra fields follow the
-// standard ones. Its WARC-Record-ID is derived from salt and what it
-// holds, so that a rerun writes the same bytes.
-func Record(salt, target string, date time.Time, block []byte, extra ...[2]string) []byte {
-	var b bytes.Buffer
-	b.WriteString("WARC/1.1\r\nWARC-Type: response\r\n")
-	b.WriteString("WARC-Record-ID: " + recordID(salt, target, warcDate(date), string(block)) + "\r\n")
-	b.WriteString("WARC-Date: " + warcDate(date) + "\r\n")
-	b.WriteString("WARC-Target-URI: " + target + "\r\n")
-	b.WriteString("Content-Type: application/http; msgtype=response\r\n")
-	for _, f := range extra {
-		b.WriteString(f[0] + ": " + f[1] + "\r\n")
-	}
-	b.WriteString("Content-Length: " + strconv.Itoa(len(block)) + "\r\n\r\n")
-	b.Write(block)
-	b.WriteString("\r\n\r\n")
-	return b.Bytes()
+// responseRecord writes a WARC/1.1 response record (uncompressed) of r as
+// fetched from target at date, r's payload digest beside it, refersTo (a
+// replay's address, or "") as its WARC-Refers-To-Target-URI. Its
+// WARC-Record-ID is derived from salt and what it holds, so that a rerun
+// writes the same bytes.
+func responseRecord(salt, target string, date time.Time, r *Response, h http.Header, refersTo string) []byte {
+	block := httpBlock(r.Status, h, r.Body)
+	return warc.AppendRecord(nil, &warc.RecordHeader{Type: "response", ID: recordID(salt, target, warc.Date(date), string(block)),
+		Date: date, TargetURI: target, RefersToTargetURI: refersTo, ContentType: "application/http; msgtype=response",
+		PayloadDigest: warc.SHA1Digest(r.Body)}, block)
 }
 
 // An archive keeps every answer of one site, each in a file of its own
@@ -145,21 +131,17 @@ func (a *archive) read(u, ts string) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("archived answer %s: %w", f.Name(), err)
 	}
-	raw, err := io.ReadAll(zr)
+	wr := warc.NewReader(zr)
+	if !wr.Next() {
+		return nil, fmt.Errorf("archived answer %s: no WARC record: %v", f.Name(), wr.Err())
+	}
+	block, _, err := wr.ReadBlock(nil, math.MaxInt)
+	if err == nil && wr.Truncated() {
+		err = errors.New("not a whole WARC record")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("archived answer %s: %w", f.Name(), err)
 	}
-	head, block, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
-	n := -1
-	for _, l := range strings.Split(string(head), "\r\n") {
-		if v, ok := strings.CutPrefix(l, "Content-Length: "); ok {
-			n, _ = strconv.Atoi(v)
-		}
-	}
-	if !ok || n < 0 || n > len(block) {
-		return nil, fmt.Errorf("archived answer %s: not a whole WARC record", f.Name())
-	}
-	block = block[:n]
 	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(block)), nil)
 	if err != nil {
 		return nil, fmt.Errorf("archived answer %s: %w", f.Name(), err)
@@ -183,7 +165,7 @@ func (a *archive) store(u, ts string, date time.Time, r *Response) error {
 	h := r.Header.Clone()
 	h.Del("Transfer-Encoding")
 	h.Set("Content-Length", strconv.Itoa(len(r.Body)))
-	rec := Record("", u, date, httpBlock(r.Status, h, r.Body, nil), [2]string{"WARC-Payload-Digest", "sha1:" + Digest(r.Body)})
+	rec := responseRecord("", u, date, r, h, "")
 	name := a.name(u, ts)
 	tmp, err := os.CreateTemp(a.dir, ".tmp-*")
 	if err != nil {

@@ -329,16 +329,17 @@ func (s *site) capture(ctx context.Context, u, ts string, row *Row) (*Capture, *
 			return nil, nil, &Error{URL: replay, Err: fmt.Errorf("%w: status %d without Memento-Datetime", ErrReplay, resp.Status)}
 		}
 		cts := s.replayTS(replay)
+		digest := Digest(resp.Body)
 		if row != nil && cts == row.Timestamp {
 			if row.Status != "-" && row.Status != strconv.Itoa(resp.Status) {
 				return nil, nil, &Error{URL: replay, Err: fmt.Errorf("%w: the replay is %d, the row %s", ErrStatus, resp.Status, row.Status)}
 			}
-			if d := Digest(resp.Body); row.Digest != "" && row.Digest != "-" && d != row.Digest && !isRedirect(row.Status) {
-				return nil, nil, &Error{URL: replay, Err: fmt.Errorf("%w: the replay's is %s, the row's %s", ErrDigest, d, row.Digest)}
+			if row.Digest != "" && row.Digest != "-" && digest != row.Digest && !isRedirect(row.Status) {
+				return nil, nil, &Error{URL: replay, Err: fmt.Errorf("%w: the replay's is %s, the row's %s", ErrDigest, digest, row.Digest)}
 			}
 		}
 		resp.Header.Set("X-Robotstat-Replay", replay)
-		s.bodies[u+" "+strconv.Itoa(resp.Status)+" "+Digest(resp.Body)] = resp
+		s.bodies[u+" "+strconv.Itoa(resp.Status)+" "+digest] = resp
 		return &Capture{URL: u, Time: tsTime(cts), Replay: replay}, resp, nil
 	}
 	return nil, nil, &Error{URL: replay, Err: fmt.Errorf("%w: more than %d redirects of the archive's own", ErrRedirect, maxArchiveHops)}
@@ -408,7 +409,5 @@ func captureRecord(c *Capture, r *Response, loc string) []byte {
 	h.Set("Content-Length", strconv.Itoa(len(r.Body)))
 	// The month salts the id: a capture two months share (the nearest
 	// capture of a redirect target) is a capture of each crawl.
-	return Record(c.Month.Crawl(), c.URL, c.Time, httpBlock(r.Status, h, r.Body, nil),
-		[2]string{"WARC-Payload-Digest", "sha1:" + Digest(r.Body)},
-		[2]string{"WARC-Refers-To-Target-URI", c.Replay})
+	return responseRecord(c.Month.Crawl(), c.URL, c.Time, r, h, c.Replay)
 }

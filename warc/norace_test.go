@@ -1,5 +1,0 @@
-//go:build !race
-
-package warc
-
-const raceEnabled = false
