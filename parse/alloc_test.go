@@ -3,12 +3,14 @@ package parse
 import (
 	"os"
 	"testing"
+
+	"github.com/robotstat/robotstat/internal/testkit"
 )
 
 // TestZeroAllocs proves the hot paths' zero-allocation claims (skipped under
 // -race, which allocates on its own).
 func TestZeroAllocs(t *testing.T) {
-	if raceEnabled {
+	if testkit.Race {
 		t.Skip("allocation counts are not meaningful under -race")
 	}
 	for _, file := range []string{"spiegel.de.robots.txt", "reddit.robots.txt", "heise.de.robots.txt"} {

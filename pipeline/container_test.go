@@ -5,13 +5,15 @@ import (
 	"testing"
 
 	"github.com/robotstat/robotstat/warc"
+
+	"github.com/robotstat/robotstat/internal/testkit"
 )
 
 // TestStreamAllocs checks that reading gzip member by member, the WARC
 // reader on top as a decoder runs it, does not allocate per member once
 // the reader is warm.
 func TestStreamAllocs(t *testing.T) {
-	if raceEnabled {
+	if testkit.Race {
 		t.Skip("the race detector allocates")
 	}
 	var recs [][]byte

@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"github.com/robotstat/robotstat/warc"
+
+	"github.com/robotstat/robotstat/internal/testkit"
 )
 
 func TestPayloadDecodeAllocs(t *testing.T) {
-	if raceEnabled {
+	if testkit.Race {
 		t.Skip("the race detector allocates")
 	}
 	var d payloadDecoder

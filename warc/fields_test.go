@@ -1,6 +1,10 @@
 package warc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/robotstat/robotstat/internal/testkit"
+)
 
 func TestFieldValue(t *testing.T) {
 	block := []byte("software: robotstat\r\nisPartOf:  CC-MAIN-2024-22 \r\nHOST: a.example\nempty:\r\n: no name\r\nisPartOf: second\r\nlast: x")
@@ -23,7 +27,7 @@ func TestFieldValue(t *testing.T) {
 			t.Errorf("FieldValue(%q) = %q (present %v), want %q (present %v)", tc.name, got, got != nil, tc.want, tc.present)
 		}
 	}
-	if raceEnabled {
+	if testkit.Race {
 		return
 	}
 	if n := testing.AllocsPerRun(100, func() { FieldValue(block, "last") }); n != 0 {

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"net/http"
 	"testing"
+
+	"github.com/robotstat/robotstat/internal/testkit"
 )
 
 func TestParseHTTPHeader(t *testing.T) {
@@ -78,7 +80,7 @@ func TestParseHTTPHeader(t *testing.T) {
 }
 
 func TestParseHTTPHeaderAllocs(t *testing.T) {
-	if raceEnabled {
+	if testkit.Race {
 		t.Skip("the race detector allocates")
 	}
 	block := []byte("HTTP/1.1 302 Found\r\nLocation: https://www.example.com/robots.txt\r\nContent-Type: text/html\r\nX-Crawler-Content-Encoding: gzip\r\nContent-Length: 0\r\n\r\n")

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotstat/robotstat/internal/testkit"
 )
 
 func TestReaderFields(t *testing.T) {
@@ -90,7 +92,7 @@ func TestHeaderCopyTo(t *testing.T) {
 	if string(dst.TargetURI()) != "https://a.example/robots.txt" || string(dst.IPAddress()) != "192.0.2.1" || dst.ContentLength != length || length == w.Header().ContentLength {
 		t.Fatalf("copy: target %q ip %q length %d", dst.TargetURI(), dst.IPAddress(), dst.ContentLength)
 	}
-	if raceEnabled {
+	if testkit.Race {
 		return
 	}
 	h := w.Header()
@@ -103,7 +105,7 @@ func TestHeaderCopyTo(t *testing.T) {
 }
 
 func TestReaderAllocs(t *testing.T) {
-	if raceEnabled {
+	if testkit.Race {
 		t.Skip("the race detector allocates")
 	}
 	var recs [][]byte
