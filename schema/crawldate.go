@@ -54,7 +54,8 @@ func CrawlNameDate(crawl string) (time.Time, bool) {
 	return d, true
 }
 
-// monthDate is the first day of month YYYY-MM.
+// monthDate is the first day of month YYYY-MM, as package wayback names
+// its crawls (wayback.Month.Crawl; schema does not import the source).
 func monthDate(s string) (time.Time, bool) {
 	if len(s) != 7 || s[4] != '-' || s[0] == '+' || s[5] == '+' {
 		return time.Time{}, false

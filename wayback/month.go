@@ -55,15 +55,6 @@ func ParseMonth(s string) (Month, bool) {
 	return Month(y*12 + mo - 1), true
 }
 
-// CrawlMonth reads a crawl name wayback-YYYY-MM.
-func CrawlMonth(crawl string) (Month, bool) {
-	rest, ok := strings.CutPrefix(crawl, CrawlPrefix)
-	if !ok {
-		return 0, false
-	}
-	return ParseMonth(rest)
-}
-
 // Range is the months FROM..TO, both included.
 type Range struct{ From, To Month }
 
