@@ -400,14 +400,26 @@ func TestReadmePanelExample(t *testing.T) {
 	}
 }
 
-// killedPanel is round i of a kill test: it starts the panel command into
-// out kills times, each killed (SIGKILL) at a random moment of took (how
-// long a whole run takes), then reruns it to the end and checks that
-// every table has the rows of the whole run, want.
+// killedPanel is round i of a panel kill test (killAndRerun), then checks
+// that every table has the rows of the whole run, want.
 func killedPanel(t *testing.T, i, kills int, r *rand.Rand, took time.Duration, panel func(string) *exec.Cmd, out string, want map[schema.TableName][]string) {
 	t.Helper()
+	killAndRerun(t, i, kills, r, took, panel, out)
+	got := panelTables(t, out, func(string) bool { return true })
+	for tb, w := range want {
+		if !slices.Equal(got[tb], w) {
+			t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
+		}
+	}
+}
+
+// killAndRerun is round i of a kill test: it starts the command start
+// makes for out kills times, each killed (SIGKILL) at a random moment of
+// took (how long a whole run takes), then reruns it to the end.
+func killAndRerun(t *testing.T, i, kills int, r *rand.Rand, took time.Duration, start func(string) *exec.Cmd, out string) {
+	t.Helper()
 	for k := range kills {
-		cmd := panel(out)
+		cmd := start(out)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -416,13 +428,7 @@ func killedPanel(t *testing.T, i, kills int, r *rand.Rand, took time.Duration, p
 		err := testkit.Kill(cmd)
 		t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
 	}
-	if msg, err := panel(out).CombinedOutput(); err != nil {
+	if msg, err := start(out).CombinedOutput(); err != nil {
 		t.Fatalf("round %d: rerun: %v\n%s", i, err, msg)
-	}
-	got := panelTables(t, out, func(string) bool { return true })
-	for tb, w := range want {
-		if !slices.Equal(got[tb], w) {
-			t.Errorf("round %d: %s: %d rows, want the %d of the whole run: %s", i, tb, len(got[tb]), len(w), testkit.FirstDiff(got[tb], w))
-		}
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
@@ -17,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotstat/robotstat/internal/testkit"
 	"github.com/robotstat/robotstat/runs"
 	"github.com/robotstat/robotstat/schema"
 )
@@ -249,22 +247,7 @@ func TestAnalyzeKilled(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 9))
 	for i := range 5 {
 		out := filepath.Join(t.TempDir(), "killed")
-		// kill 1..3 times before letting it finish
-		for k := range 1 + i%3 {
-			cmd := analyze(out)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			at := time.Duration(r.Int64N(int64(took)))
-			time.Sleep(at)
-			err := testkit.Kill(cmd)
-			t.Logf("round %d kill %d at %v of %v: %v", i, k, at.Round(time.Millisecond), took.Round(time.Millisecond), err)
-		}
-		if msg, err := analyze(out).CombinedOutput(); err != nil {
-			t.Fatalf("round %d: rerun: %v\n%s", i, err, msg)
-		}
+		killAndRerun(t, i, 1+i%3, r, took, analyze, out) // killed 1..3 times, then to the end
 		if got := sortedCaptures(t, out); !reflect.DeepEqual(got, wantCaps) {
 			t.Fatalf("round %d: %d captures after kills and a rerun, %d in the whole run (or other rows)", i, len(got), len(wantCaps))
 		}
