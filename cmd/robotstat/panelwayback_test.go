@@ -52,15 +52,25 @@ func waybackArchive(srv *waybacktest.Server) {
 		waybacktest.Capture{URL: "http://gone.example/robots.txt", Time: wbAt("2024-03-10"), Status: 503, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("down")})
 }
 
+// waybackPanelSetup starts the stand-in archive with waybackArchive's
+// captures (closed at the end of the test), writes the site list hosts
+// and returns both with the panel's --out folder.
+func waybackPanelSetup(t *testing.T, hosts string) (srv *waybacktest.Server, sites, out string) {
+	t.Helper()
+	srv = waybacktest.NewServer()
+	t.Cleanup(srv.Close)
+	waybackArchive(srv)
+	sites = filepath.Join(t.TempDir(), "sites.txt")
+	if err := os.WriteFile(sites, []byte(hosts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return srv, sites, filepath.Join(t.TempDir(), "out")
+}
+
 func TestPanelWayback(t *testing.T) {
 	t.Parallel()
-	srv := waybacktest.NewServer()
-	defer srv.Close()
-	waybackArchive(srv)
-	sites := filepath.Join(t.TempDir(), "sites.txt")
-	os.WriteFile(sites, []byte("open.example\nmoved.example\ngone.example\nnever.example\n"), 0o644)
+	srv, sites, out := waybackPanelSetup(t, "open.example\nmoved.example\ngone.example\nnever.example\n")
 	srv.Fail("cdx", waybacktest.Fault429, waybacktest.Fault503)
-	out := filepath.Join(t.TempDir(), "out")
 	stdout, stderr, code := run(t, "", "panel", "--quiet", "--json", "--rate", "-1", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2025-12")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -187,13 +197,8 @@ func TestPanelWayback(t *testing.T) {
 // and no row of their month (site).
 func TestPanelWaybackBadInput(t *testing.T) {
 	t.Parallel()
-	srv := waybacktest.NewServer()
-	defer srv.Close()
-	waybackArchive(srv)
-	sites := filepath.Join(t.TempDir(), "sites.txt")
-	os.WriteFile(sites, []byte("open.example\n"), 0o644)
+	srv, sites, out := waybackPanelSetup(t, "open.example\n")
 	srv.Fail("replay", waybacktest.FaultDigest, waybacktest.FaultCut)
-	out := filepath.Join(t.TempDir(), "out")
 	stdout, stderr, code := run(t, "", "panel", "--quiet", "--json", "--rate", "-1", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2024-12")
 	if code != ExitInputErrors {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitInputErrors, stderr)
@@ -308,13 +313,8 @@ func gunzipFile(p string) ([]byte, error) {
 // refusal (TestPanelWayback's gone.example).
 func TestPanelWaybackRefused(t *testing.T) {
 	t.Parallel()
-	srv := waybacktest.NewServer()
-	defer srv.Close()
-	waybackArchive(srv)
-	sites := filepath.Join(t.TempDir(), "sites.txt")
-	os.WriteFile(sites, []byte("open.example\n"), 0o644)
+	srv, sites, out := waybackPanelSetup(t, "open.example\n")
 	srv.Fail("cdx", waybacktest.Fault503, waybacktest.Fault503)
-	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"panel", "--quiet", "--rate", "-1", "--retries", "2", "--wayback-base", srv.Base(), "--out", out, sites, "wayback:2024-01..2024-12"}
 	_, stderr, code := run(t, "", args...)
 	if code != ExitInputsFailed || !strings.Contains(stderr, "503") {
@@ -338,12 +338,7 @@ func TestPanelWaybackRefused(t *testing.T) {
 func TestPanelWaybackMixed(t *testing.T) {
 	t.Parallel()
 	base, generated := panelMirror(t)
-	srv := waybacktest.NewServer()
-	defer srv.Close()
-	waybackArchive(srv)
-	sites := filepath.Join(t.TempDir(), "sites.txt")
-	os.WriteFile(sites, []byte(strings.Join([]string{generated[0], "open.example"}, "\n")), 0o644)
-	out := filepath.Join(t.TempDir(), "out")
+	srv, sites, out := waybackPanelSetup(t, strings.Join([]string{generated[0], "open.example"}, "\n"))
 	_, stderr, code := run(t, "", "panel", "--quiet", "--rate", "-1", "--cc-base", base, "--wayback-base", srv.Base(), "--out", out, sites,
 		"CC-MAIN-2024-22", "wayback:2024-05..2024-06")
 	if code != 0 {
