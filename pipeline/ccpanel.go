@@ -257,10 +257,7 @@ func (p *ccPanel) coverage(unitFailed bool) Coverage {
 	for i, h := range p.hosts {
 		switch {
 		case failed[i] || unitFailed:
-			c.Failed++
-			if len(c.FailedHosts) < MaxFailedHosts {
-				c.FailedHosts = append(c.FailedHosts, h)
-			}
+			c.fail(h)
 		case p.robots[i]:
 			c.Found++
 		default:

@@ -94,6 +94,14 @@ type Coverage struct {
 // MaxFailedHosts caps Coverage.FailedHosts.
 const MaxFailedHosts = 100
 
+// fail counts host as failed, and names it among the first MaxFailedHosts.
+func (c *Coverage) fail(host string) {
+	c.Failed++
+	if len(c.FailedHosts) < MaxFailedHosts {
+		c.FailedHosts = append(c.FailedHosts, host)
+	}
+}
+
 // EntryError is an entry SiteList skipped: the Index-th (from 0), and why.
 type EntryError struct {
 	Index int

@@ -126,10 +126,7 @@ func (r *runner) readWayback(ctx context.Context, in input) error {
 			// again (from the archive folder as far as it got).
 			for _, hs := range wi.hosts[si:] {
 				for _, h := range hs {
-					cov.Failed++
-					if len(cov.FailedHosts) < MaxFailedHosts {
-						cov.FailedHosts = append(cov.FailedHosts, h)
-					}
+					cov.fail(h)
 				}
 			}
 			setCov()
@@ -167,10 +164,7 @@ func (r *runner) readWayback(ctx context.Context, in input) error {
 		for _, h := range hosts {
 			switch {
 			case slices.Contains(res.Failed[h], true):
-				cov.Failed++
-				if len(cov.FailedHosts) < MaxFailedHosts {
-					cov.FailedHosts = append(cov.FailedHosts, h)
-				}
+				cov.fail(h)
 			case slices.Contains(res.Found[h], true):
 				cov.Found++
 			default:

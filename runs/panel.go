@@ -51,7 +51,7 @@ type WaybackResult struct {
 	Months              []pipeline.MonthCoverage `json:"months"`
 }
 
-// addWayback adds a Wayback unit's coverage.
+// add adds a Wayback unit's coverage.
 func (w *WaybackResult) add(c pipeline.Coverage) {
 	w.Range = c.Crawl
 	w.Sites += c.Sites
@@ -78,9 +78,6 @@ func (w *WaybackResult) add(c pipeline.Coverage) {
 		w.Months[i].NotCaptured += m.NotCaptured
 		w.Months[i].Failed += m.Failed
 	}
-	if years := float64(len(w.Months)) / 12; years > 0 {
-		w.RequestsPerSiteYear = float64(w.CDXRequests+w.Replays) / float64(w.Sites) / years
-	}
 }
 
 // maxSkippedShown bounds the skipped entries a PanelResult names.
@@ -101,8 +98,11 @@ func NewPanelResult(file string, list *pipeline.SiteListFile, cov []pipeline.Cov
 		}
 		r.Crawls = append(r.Crawls, c)
 	}
-	if r.Wayback != nil {
-		slices.Sort(r.Wayback.FailedHosts)
+	if w := r.Wayback; w != nil {
+		slices.Sort(w.FailedHosts)
+		if years := float64(len(w.Months)) / 12; years > 0 {
+			w.RequestsPerSiteYear = float64(w.CDXRequests+w.Replays) / float64(w.Sites) / years
+		}
 	}
 	slices.SortFunc(r.Crawls, func(a, b pipeline.Coverage) int { return strings.Compare(a.Crawl, b.Crawl) })
 	return r
@@ -116,11 +116,7 @@ func (r *PanelResult) write(w io.Writer) {
 	}
 	skipped := ""
 	if r.Skipped > 0 {
-		more := ""
-		if r.Skipped > len(r.SkippedExamples) {
-			more = ", ..."
-		}
-		skipped = fmt.Sprintf("; %d %s, skipped: %s%s", r.Skipped, plural(r.Skipped, "entry is not a host name", "entries are not host names"), strings.Join(r.SkippedExamples, "; "), more)
+		skipped = fmt.Sprintf("; %d %s, skipped: %s", r.Skipped, plural(r.Skipped, "entry is not a host name", "entries are not host names"), firstOf(r.SkippedExamples, r.Skipped, "; "))
 	}
 	fmt.Fprintf(w, "robotstat: panel of %d %s from %d %s of %s%s\n", r.Hosts, plural(r.Hosts, "host", "hosts"), r.Entries, plural(r.Entries, "entry", "entries"), r.Sites, skipped)
 	size := words.Bytes
@@ -133,11 +129,7 @@ func (r *PanelResult) write(w io.Writer) {
 			c.RedirectTargets, plural(c.RedirectTargets, "target", "targets"),
 			float64(c.IndexRequests)/per, float64(c.RecordRequests)/per, size(int64(float64(c.IndexBytes)/per)), size(int64(float64(c.RecordBytes)/per)))
 		if c.Failed > 0 {
-			more := ""
-			if c.Failed > len(c.FailedHosts) {
-				more = ", ..."
-			}
-			fmt.Fprintf(w, "robotstat: panel %s: failed: %s%s (the errors table locates why; a rerun with --redo reads the crawl again)\n", c.Crawl, strings.Join(c.FailedHosts, ", "), more)
+			fmt.Fprintf(w, "robotstat: panel %s: failed: %s (the errors table locates why; a rerun with --redo reads the crawl again)\n", c.Crawl, firstOf(c.FailedHosts, c.Failed, ", "))
 		}
 	}
 	r.Wayback.write(w)
@@ -157,10 +149,16 @@ func (w *WaybackResult) write(out io.Writer) {
 		fmt.Fprintf(out, "robotstat: panel %s: %d found, %d not captured, %d failed of %d listed\n", m.Crawl, m.Found, m.NotCaptured, m.Failed, m.Listed)
 	}
 	if w.Failed > 0 {
-		more := ""
-		if w.Failed > len(w.FailedHosts) {
-			more = ", ..."
-		}
-		fmt.Fprintf(out, "robotstat: panel %s: failed: %s%s (the errors table locates why)\n", w.Range, strings.Join(w.FailedHosts, ", "), more)
+		fmt.Fprintf(out, "robotstat: panel %s: failed: %s (the errors table locates why)\n", w.Range, firstOf(w.FailedHosts, w.Failed, ", "))
 	}
+}
+
+// firstOf writes the first names of a list of n, sep between them, and
+// ", ..." after them when the list is longer.
+func firstOf(names []string, n int, sep string) string {
+	s := strings.Join(names, sep)
+	if n > len(names) {
+		s += ", ..."
+	}
+	return s
 }
