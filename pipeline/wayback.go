@@ -149,23 +149,22 @@ func (r *runner) readWayback(ctx context.Context, in input) error {
 		cov.Records += int64(len(res.Captures))
 		cov.Reused += int64(res.Reused)
 		cov.Archived += int64(res.Archived)
-		for i := range cov.Months {
-			for _, h := range hosts {
+		for _, h := range hosts {
+			failed, found := res.Failed[h], res.Found[h] // by month
+			for i := range cov.Months {
 				switch {
-				case res.Failed[h][i]:
+				case failed[i]:
 					cov.Months[i].Failed++
-				case res.Found[h][i]:
+				case found[i]:
 					cov.Months[i].Found++
 				default:
 					cov.Months[i].NotCaptured++
 				}
 			}
-		}
-		for _, h := range hosts {
 			switch {
-			case slices.Contains(res.Failed[h], true):
+			case slices.Contains(failed, true):
 				cov.fail(h)
-			case slices.Contains(res.Found[h], true):
+			case slices.Contains(found, true):
 				cov.Found++
 			default:
 				cov.NotCaptured++
