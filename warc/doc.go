@@ -20,6 +20,10 @@
 //     whose writer is known (scan's own): a member cut by the end of the
 //     file is a *CutError naming where to cut the file back to, any other
 //     damage an error. It is the one reader here that decompresses.
+//   - AppendRecord writes a WARC/1.1 record (RecordHeader: the fields
+//     robotstat writes, the block digest computed), and Encoder writes it
+//     as one gzip member: the one writer of scan's files and of the
+//     Wayback source's records and archived answers.
 //
 // Deliberate deviations, all to read what archives really contain:
 //
